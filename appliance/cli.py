@@ -1,0 +1,72 @@
+"""The ``dicetable`` command line (stable: scripts depend on it, see ../shared/DESIGN.md).
+
+Each subcommand lives in its own module ``appliance.commands.<name>`` with two functions:
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit status). Command modules import
+their heavy dependencies (OpenCV, pygame) inside ``run`` so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from appliance import __version__
+
+# name -> one-line help. The order is the order of ``dicetable --help``.
+COMMANDS: dict[str, str] = {
+    "demo": "the whole appliance on a synthetic dice table (window, or a scripted evening headless)",
+    "kiosk": "the appliance as the boot service runs it: camera, GPIO, full screen",
+    "read": "read the dice in still photos",
+    "watch": "run the settle detector over a camera, video file or image folder",
+    "replay": "feed a game log to the rules engine and print the events",
+    "advise": "the optimal declaration for a Yacht roll, and Mäxle odds",
+    "selftest": "check config, camera, display, GPIO, state directory and fonts",
+}
+
+
+def _not_built(name: str):
+    def run(args: argparse.Namespace) -> int:
+        print(f"dicetable {name}: not built yet", file=sys.stderr)
+        return 2
+
+    return run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser; subcommands whose module is missing say "not built yet"."""
+    parser = argparse.ArgumentParser(
+        prog="dicetable",
+        description="Dice Table: a camera reads real dice, the kiosk runs the game.",
+    )
+    parser.add_argument("--version", action="version", version=f"dicetable {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text in COMMANDS.items():
+        try:
+            module = importlib.import_module(f"appliance.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"appliance.commands.{name}":
+                raise
+            cmd = sub.add_parser(name, help=f"{help_text} (not built yet)")
+            cmd.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+            cmd.set_defaults(run=_not_built(name))
+            continue
+        cmd = sub.add_parser(name, help=help_text, description=module.__doc__)
+        module.add_arguments(cmd)
+        cmd.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``dicetable`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

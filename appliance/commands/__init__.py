@@ -1,0 +1,1 @@
+"""One module per ``dicetable`` subcommand: ``add_arguments(parser)`` and ``run(args) -> int``."""

@@ -1,0 +1,38 @@
+"""Every test is hardware-free: mock GPIO pins, dummy SDL video and audio, no camera."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Before anything imports pygame or gpiozero.
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTOS = ROOT.parent / "shared" / "dice-photos"
+
+
+@pytest.fixture(autouse=True)
+def mock_pins():
+    """A fresh gpiozero MockFactory for every test, closed afterwards; yields the factory."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory.close()
+    Device.pin_factory = None
+
+
+@pytest.fixture
+def photos_dir() -> Path:
+    """The real labelled photos, ../shared/dice-photos beside the repository (skips if missing)."""
+    if not (PHOTOS / "manifest.csv").is_file():
+        pytest.skip(f"real dice photos not found at {PHOTOS} (they live beside the repository in ../shared)")
+    return PHOTOS

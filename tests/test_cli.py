@@ -1,0 +1,30 @@
+"""The command line's stable surface: --version, --help lists every DESIGN.md subcommand."""
+
+import subprocess
+import sys
+
+import pytest
+
+from appliance import __version__
+from appliance.cli import COMMANDS, main
+
+
+def test_version_prints_the_package_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_help_lists_every_subcommand_of_the_design():
+    out = subprocess.run(
+        [sys.executable, "-m", "appliance", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for name in ("demo", "kiosk", "read", "watch", "replay", "advise", "selftest"):
+        assert name in COMMANDS
+        assert name in out
+
+
+def test_no_subcommand_prints_help_and_fails(capsys):
+    assert main([]) == 2
+    assert "COMMAND" in capsys.readouterr().out
