@@ -1,0 +1,370 @@
+"""The saved games: the game log of ../shared/RULES.md §4 in one SQLite file that survives a pulled plug.
+
+One file, ``<state_dir>/dicetable.sqlite3``, in WAL mode with ``synchronous=FULL``: when ``record``
+returns, the action is on disk. The session's order for every accepted action is::
+
+    seq = store.record(game_id, action, events)   # durable first ...
+    ... show / speak the announcement of `events` ...
+    store.mark_announced(game_id, seq)             # ... then "this one was seen"
+
+so after a power cut nothing announced is lost (the action is in the log) and nothing finished is
+announced twice (the mark). An announcement cut off mid-way is shown again: ``pending`` lists it.
+
+On start::
+
+    store = Store.open(cfg.state_dir)
+    if store.notice:                      # the old file was damaged/empty/foreign and moved aside
+        kiosk.show(store.notice)          # one translated sentence naming where it went
+    saved = store.unfinished()            # SavedGame or None
+    if saved:
+        game, _ = replay(saved.setup, saved.actions)
+        for seq, action, events in saved.pending: announce(events); store.mark_announced(saved.id, seq)
+
+A game ends with ``end_game(id, tally, winner)``; ``evening()`` sums the tallies of the evening's
+ended games (drinks and penalty points per player); ``new_evening()`` starts the count again.
+
+Errors: ``StoreError`` (an OSError) when the state directory cannot be written at all. A damaged,
+empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with
+its -wal and -shm) and the store starts fresh, with ``notice`` saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from appliance.i18n import _
+
+FILENAME = "dicetable.sqlite3"
+# PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
+APPLICATION_ID = 0x44695461
+SCHEMA_VERSION = 1  # PRAGMA user_version
+
+_SCHEMA = """
+CREATE TABLE evenings (
+    id       INTEGER PRIMARY KEY,
+    started  REAL NOT NULL                      -- unix time, s
+);
+CREATE TABLE games (
+    id         INTEGER PRIMARY KEY,
+    evening_id INTEGER NOT NULL REFERENCES evenings(id),
+    setup      TEXT NOT NULL CHECK (json_valid(setup)),   -- the game log's first line
+    started    REAL NOT NULL,
+    ended      REAL,                            -- NULL while the game is being played
+    winner     TEXT CHECK (winner IS NULL OR json_valid(winner)),
+    tally      TEXT CHECK (tally IS NULL OR json_valid(tally)),
+    announced  INTEGER NOT NULL DEFAULT 0       -- every action with seq <= this was announced
+);
+CREATE TABLE actions (
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    seq      INTEGER NOT NULL,                  -- 1, 2, ... in the order the table took them
+    action   TEXT NOT NULL CHECK (json_valid(action)),
+    events   TEXT NOT NULL CHECK (json_valid(events)),
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+"""
+
+
+class StoreError(OSError):
+    """The state directory cannot hold the store at all (missing and not creatable, read-only)."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """An unfinished game as saved.
+
+    id: the game's id in the store. setup: the game log's first line (dict). actions: the accepted
+    actions in order (list of dicts), ready for ``replay(setup, actions)``. events: the events each
+    action gave when it was taken (list per action). announced: how many of the actions were
+    announced. pending: ``(seq, action, events)`` for each action not yet announced, in order.
+    """
+
+    id: int
+    setup: dict
+    actions: list[dict]
+    events: list[list[dict]]
+    announced: int
+
+    @property
+    def pending(self) -> list[tuple[int, dict, list[dict]]]:
+        return [(i + 1, self.actions[i], self.events[i]) for i in range(self.announced, len(self.actions))]
+
+
+@dataclass(frozen=True)
+class EndedGame:
+    """A game of the evening that is over: id, setup, winner (list of names or None), tally
+    ``{player: {"drinks": n, "penalties": n}}``, started and ended (unix time, s)."""
+
+    id: int
+    setup: dict
+    winner: list[str] | None
+    tally: dict[str, dict[str, int]]
+    started: float
+    ended: float
+
+
+@dataclass
+class Store:
+    """The open store. Create it with ``Store.open(state_dir)``; one process uses it at a time."""
+
+    path: Path
+    db: sqlite3.Connection
+    notice: str | None = None
+    moved_to: Path | None = field(default=None)
+
+    # --- opening -----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, state_dir: str | Path, clock=time.time) -> "Store":
+        """The store in ``state_dir`` (created if missing), checked and ready.
+
+        A file that is not a readable Dice Table store (not SQLite, damaged pages, empty, another
+        program's database, a newer schema, a game row that no longer parses) is moved aside to a
+        timestamped name; ``notice`` then holds the message for the screen and ``moved_to`` the new
+        name. Raises StoreError only when the directory itself is unusable.
+        """
+        state_dir = Path(state_dir)
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(exc.errno, f"state directory {state_dir} cannot be created: {exc.strerror}") from None
+        if not os.access(state_dir, os.W_OK | os.X_OK):
+            raise StoreError(13, f"state directory {state_dir} is not writable")
+        path = state_dir / FILENAME
+        problem = _check_existing(path)
+        moved_to = None
+        if problem:
+            moved_to = _move_aside(path, clock())
+        db = _connect(path)
+        try:
+            _create_if_new(db, clock())
+        except sqlite3.Error as exc:  # e.g. the disk is full
+            db.close()
+            raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
+        notice = None
+        if problem:
+            notice = _("The saved games could not be read ({problem}). They were moved to {name}; "
+                       "play starts fresh.").format(problem=problem, name=moved_to.name)
+        return cls(path=path, db=db, notice=notice, moved_to=moved_to)
+
+    def close(self) -> None:
+        """Close the file (everything is already on disk)."""
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- playing -----------------------------------------------------------------------------
+
+    def start_game(self, setup: dict, clock=time.time) -> int:
+        """Save a new game's setup (the game log's first line, a JSON-able dict); returns its id.
+
+        The previous unfinished game, if any, stays unfinished until ``end_game``; ``unfinished``
+        returns the newest one.
+        """
+        with _transaction(self.db):
+            evening = self._current_evening(clock())
+            cur = self.db.execute("INSERT INTO games (evening_id, setup, started) VALUES (?, ?, ?)",
+                                  (evening, _dumps(setup), clock()))
+        return int(cur.lastrowid)
+
+    def record(self, game_id: int, action: dict, events: list[dict]) -> int:
+        """Append one accepted action and the events it gave; durable when this returns.
+
+        Returns the action's seq (1 for the first action of the game). Raises KeyError for an
+        unknown or ended game, TypeError/ValueError for an action or events that are not JSON.
+        """
+        action_text, events_text = _dumps(action), _dumps(events)
+        with _transaction(self.db):
+            row = self.db.execute("SELECT ended FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None or row[0] is not None:
+                raise KeyError(f"no unfinished game {game_id}")
+            (seq,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
+                                     (game_id,)).fetchone()
+            self.db.execute("INSERT INTO actions (game_id, seq, action, events) VALUES (?, ?, ?, ?)",
+                            (game_id, seq, action_text, events_text))
+        return int(seq)
+
+    def mark_announced(self, game_id: int, seq: int) -> None:
+        """Every action of the game up to ``seq`` has been announced; durable when this returns.
+        Marks never go backwards."""
+        with _transaction(self.db):
+            self.db.execute("UPDATE games SET announced = MAX(announced, ?) WHERE id = ?", (seq, game_id))
+
+    def unfinished(self) -> SavedGame | None:
+        """The newest game that has not ended, with its log, or None."""
+        row = self.db.execute("SELECT id, setup, announced FROM games WHERE ended IS NULL "
+                              "ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            return None
+        game_id, setup, announced = row
+        rows = self.db.execute("SELECT action, events FROM actions WHERE game_id = ? ORDER BY seq",
+                               (game_id,)).fetchall()
+        return SavedGame(id=game_id, setup=json.loads(setup), actions=[json.loads(a) for a, _e in rows],
+                         events=[json.loads(e) for _a, e in rows], announced=min(announced, len(rows)))
+
+    def end_game(self, game_id: int, tally: dict[str, dict[str, int]], winner: list[str] | None = None,
+                 clock=time.time) -> None:
+        """The game is over (won, or left for another game): keep its drink and penalty counts.
+
+        tally: ``{player: {"drinks": n, "penalties": n}}`` as the engine counted them. winner: the
+        names, or None when the game has no winner (Biscuit, or stopped early). Raises KeyError for
+        an unknown or already ended game.
+        """
+        with _transaction(self.db):
+            cur = self.db.execute("UPDATE games SET ended = ?, winner = ?, tally = ? WHERE id = ? AND ended IS NULL",
+                                  (clock(), None if winner is None else _dumps(winner), _dumps(tally), game_id))
+            if cur.rowcount != 1:
+                raise KeyError(f"no unfinished game {game_id}")
+
+    # --- the evening -------------------------------------------------------------------------
+
+    def new_evening(self, clock=time.time) -> int:
+        """Start counting a new evening (the games already ended keep their own evening)."""
+        with _transaction(self.db):
+            cur = self.db.execute("INSERT INTO evenings (started) VALUES (?)", (clock(),))
+        return int(cur.lastrowid)
+
+    def ended_games(self) -> list[EndedGame]:
+        """The ended games of the current evening, oldest first."""
+        evening = self._latest_evening()
+        rows = self.db.execute("SELECT id, setup, winner, tally, started, ended FROM games "
+                               "WHERE evening_id = ? AND ended IS NOT NULL ORDER BY id", (evening,)).fetchall()
+        return [EndedGame(id=i, setup=json.loads(s), winner=None if w is None else json.loads(w),
+                          tally=json.loads(t), started=st, ended=en) for i, s, w, t, st, en in rows]
+
+    def evening(self) -> dict[str, dict[str, int]]:
+        """The current evening's totals over its ended games: ``{player: {"drinks": n, "penalties": n}}``
+        (players in the order first seen). Add the running game's own counts to show a live total."""
+        total: dict[str, dict[str, int]] = {}
+        for game in self.ended_games():
+            for player, counts in game.tally.items():
+                mine = total.setdefault(player, {"drinks": 0, "penalties": 0})
+                for kind in ("drinks", "penalties"):
+                    mine[kind] += int(counts.get(kind, 0))
+        return total
+
+    def _latest_evening(self) -> int | None:
+        row = self.db.execute("SELECT MAX(id) FROM evenings").fetchone()
+        return row[0]
+
+    def _current_evening(self, now: float) -> int:
+        evening = self._latest_evening()
+        if evening is None:
+            evening = self.db.execute("INSERT INTO evenings (started) VALUES (?)", (now,)).lastrowid
+        return evening
+
+
+# --- the file ----------------------------------------------------------------------------------
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # isolation_level=None: no implicit transactions; each write is one explicit _transaction.
+    db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    db.execute("PRAGMA journal_mode=WAL")
+    # FULL: a WAL commit is fsynced before returning, so a pulled plug keeps every recorded action.
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection):
+    """One atomic, durable write: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _create_if_new(db: sqlite3.Connection, now: float) -> None:
+    (app,) = db.execute("PRAGMA application_id").fetchone()
+    if app == APPLICATION_ID:
+        return
+    with _transaction(db):  # schema and marks in one commit: a half-made file is never "ours"
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("INSERT INTO evenings (started) VALUES (?)", (now,))
+
+
+def _check_existing(path: Path) -> str | None:
+    """Why the file at ``path`` cannot be used as our store (short, for the notice), or None."""
+    if not path.exists():
+        for side in _sidecars(path):  # a -wal without its database would be replayed into a new one
+            if side.exists():
+                return _("a journal without its database")
+        return None
+    if path.stat().st_size == 0:
+        return _("the file was empty")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        return str(exc)
+    try:
+        (app,) = db.execute("PRAGMA application_id").fetchone()
+        if app != APPLICATION_ID:
+            return _("not a Dice Table file")
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version != SCHEMA_VERSION:
+            return _("saved by another version (schema {version})").format(version=version)
+        (result,) = db.execute("PRAGMA quick_check(1)").fetchone()
+        if result != "ok":
+            return _("the file is damaged")
+        bad = db.execute(
+            "SELECT (SELECT COUNT(*) FROM games WHERE NOT json_valid(setup) OR json_type(setup) != 'object') "
+            "+ (SELECT COUNT(*) FROM actions WHERE NOT json_valid(action) OR NOT json_valid(events))"
+        ).fetchone()[0]
+        if bad:
+            return _("the file is damaged")
+    except sqlite3.Error as exc:  # "file is not a database", "database disk image is malformed", ...
+        return str(exc)
+    finally:
+        db.close()
+    return None
+
+
+def _sidecars(path: Path) -> list[Path]:
+    return [path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+def _move_aside(path: Path, now: float) -> Path:
+    """Rename the file (and its -wal/-shm) to a free ``<name>.broken-<time>`` name; returns it."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    target = path.with_name(f"{path.name}.broken-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.broken-{stamp}-{n}")
+    if path.exists():
+        os.replace(path, target)
+    for side, suffix in zip(_sidecars(path), ("-wal", "-shm")):
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    _fsync_dir(path.parent)
+    return target
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make the renames themselves survive a power cut."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

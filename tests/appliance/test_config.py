@@ -1,0 +1,204 @@
+"""The config file: defaults, the documented example, and one clear message naming the key at fault."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from appliance import config
+from appliance.config import ConfigError
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def every_key() -> list[str]:
+    """Every dotted key the schema knows (sections' keys, top-level keys, rule switches)."""
+    keys = [f.name for f in fields(config.Config) if "check" in f.metadata and f.name != "rules"]
+    for name, cls in config.SECTIONS.items():
+        keys += [f"{name}.{f.name}" for f in fields(cls)]
+    keys += [f"gpio.buttons.{b}" for b in config.EXTRA_BUTTONS]
+    for game, switches in config.RULE_SWITCHES.items():
+        keys += [f"rules.{game}.{s}" for s in switches]
+    return keys
+
+
+def test_the_example_file_documents_every_key_with_a_comment():
+    text = config.EXAMPLE_PATH.read_text(encoding="utf-8")
+    section = ""
+    documented = set()
+    for line in text.splitlines():
+        if m := re.match(r"^\[([\w.]+)\]", line):
+            section = m.group(1) + "."
+            documented.add(m.group(1))  # a table such as [gpio.buttons] is a key too
+        elif m := re.match(r"^#?\s*(\w+)\s*=", line):
+            documented.add(section + m.group(1))
+    # the extra buttons are documented by name in the comment above [gpio.buttons]
+    documented |= {f"gpio.buttons.{b}" for b in config.EXTRA_BUTTONS if b in text}
+    missing = [k for k in every_key() if k not in documented]
+    assert not missing, f"keys not in {config.EXAMPLE_PATH.name}: {missing}"
+
+
+def test_the_example_file_loads_and_states_the_built_in_defaults():
+    cfg = config.load(config.EXAMPLE_PATH)
+    defaults = config.defaults()
+    for name in ("language", "drink_word", *config.SECTIONS):
+        assert getattr(cfg, name) == getattr(defaults, name), name
+    assert cfg.path == config.EXAMPLE_PATH
+
+
+def test_a_missing_default_file_means_the_defaults(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "absent.toml")
+    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
+    cfg = config.load()
+    assert cfg == config.defaults()
+    assert cfg.path is None and cfg.gpio.reveal_pin == 17 and cfg.camera.source == "picamera"
+
+
+def test_a_missing_file_named_explicitly_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="file not found") as err:
+        config.load(tmp_path / "nope.toml")
+    assert str(tmp_path / "nope.toml") in str(err.value)
+
+
+def test_dicetable_config_variable_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICETABLE_CONFIG", str(write(tmp_path, 'language = "lv"\n')))
+    assert config.load().language == "lv"
+
+
+def test_a_full_file_is_read_into_typed_values(tmp_path):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cfg = config.load(write(tmp_path, f"""
+language = "de"
+drink_word = "Schluck"
+state_dir = "{tmp_path}/state"
+[camera]
+source = "{folder}"
+size = [640, 480]
+fps = 30
+exposure = 8000
+[tray]
+area = [10, 20, 600, 440]
+[gpio]
+reveal_pin = 5
+reveal_led_pin = 6
+long_press_s = 2
+buttons = {{ undo = 27, accept = 22 }}
+[display]
+size = [800, 480]
+fullscreen = false
+driver = "dummy"
+[sound]
+volume = 0
+voice = false
+[coach]
+yacht_hint = true
+[rules.maexle]
+limit = "none"
+self_reveal = false
+truth = "exact"
+[rules.yacht]
+scoring = "sackson"
+"""))
+    assert cfg.language == "de" and cfg.drink_word == "Schluck"
+    assert cfg.state_dir == tmp_path / "state"
+    assert cfg.camera.source == folder and cfg.camera.size == (640, 480) and cfg.camera.exposure == 8000
+    assert cfg.tray.area == (10, 20, 600, 440)
+    assert cfg.gpio.reveal_led_pin == 6 and cfg.gpio.long_press_s == 2.0
+    assert cfg.gpio.buttons == {"undo": 27, "accept": 22}
+    assert cfg.display.size == (800, 480) and cfg.display.fullscreen is False
+    assert cfg.sound.volume == 0.0 and cfg.coach.yacht_hint and not cfg.coach.maexle_odds
+    assert cfg.rules == {"maexle": {"limit": None, "self_reveal": "off", "truth": "exact"},
+                         "biscuit": {}, "yacht": {"scoring": "sackson"}}
+
+
+@pytest.mark.parametrize("source, expected", [(0, 0), (2, 2), ('"synthetic"', "synthetic"), ('"picamera"', "picamera")])
+def test_camera_sources(tmp_path, source, expected):
+    assert config.load(write(tmp_path, f"[camera]\nsource = {source}\n")).camera.source == expected
+
+
+def test_state_directory_comes_from_systemd_when_the_file_does_not_set_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/dicetable:/var/lib/other")
+    assert config.load(write(tmp_path, "")).state_dir == Path("/var/lib/dicetable")
+    assert config.load(write(tmp_path, 'state_dir = "/srv/dt"\n')).state_dir == Path("/srv/dt")
+
+
+BAD = [
+    # (file text, the key the message must name, a word of the problem)
+    ('colour = "red"', "colour", "unknown key"),
+    ("[screen]\nsize = [1, 2]", "screen", "unknown section"),
+    ("[camera]\nzoom = 2", "camera.zoom", "unknown key"),
+    ('[camera]\nfps = "fast"', "camera.fps", "whole number"),
+    ("[camera]\nfps = 0", "camera.fps", "1-120"),
+    ("[camera]\nfps = 15.5", "camera.fps", "whole number"),
+    ("[camera]\nsource = -1", "camera.source", "0-63"),
+    ('[camera]\nsource = "webcam.mp4"', "camera.source", "absolute path"),
+    ('[camera]\nsource = "/no/such/video.mp4"', "camera.source", "no such"),
+    ("[camera]\nsource = true", "camera.source", "device number"),
+    ("[camera]\nsize = [1280]", "camera.size", "[width, height]"),
+    ("[camera]\nsize = [0, 720]", "camera.size", "16-8192"),
+    ("[camera]\nexposure = 5", "camera.exposure", "µs"),
+    ("[tray]\narea = [0, 0, 10, 10]", "tray.area", ">= 16"),
+    ('[tray]\narea = "half"', "tray.area", "full"),
+    ("[gpio]\nreveal_pin = 40", "gpio.reveal_pin", "2-27"),
+    ('[gpio]\nreveal_pin = "GPIO17"', "gpio.reveal_pin", "BCM"),
+    ("[gpio]\nreveal_pin = 17\nreveal_led_pin = 17", "gpio.reveal_led_pin", "already used by gpio.reveal_pin"),
+    ("[gpio.buttons]\nundo = 27\naccept = 27", "gpio.buttons.accept", "already used by gpio.buttons.undo"),
+    ("[gpio.buttons]\nfire = 27", "gpio.buttons.fire", "unknown button"),
+    ("[gpio]\nlong_press_s = 0", "gpio.long_press_s", "0.3-10.0 s"),
+    ("[gpio]\nbuttons = 3", "gpio.buttons", "table"),
+    ('[display]\ndriver = "fbcon"', "display.driver", "kmsdrm"),
+    ('[display]\nfullscreen = "yes"', "display.fullscreen", "true or false"),
+    ("[sound]\nvolume = 1.5", "sound.volume", "0.0-1.0"),
+    ('language = "fr"', "language", "en, de, lv, ru"),
+    ('drink_word = ""', "drink_word", "non-empty"),
+    ('state_dir = "state"', "state_dir", "absolute"),
+    ("camera = 3", "camera", "section"),
+    ("[rules.poker]\nante = 1", "rules.poker", "unknown game"),
+    ("[rules.maexle]\nlimt = 6", "rules.maexle.limt", "unknown switch"),
+    ("[rules.maexle]\nlimit = 0", "rules.maexle.limit", "none"),
+    ('[rules.maexle]\ntruth = "roughly"', "rules.maexle.truth", "at_least, exact"),
+    ('[rules.maexle]\nself_reveal = "yes"', "rules.maexle.self_reveal", "on or off"),
+    ('[rules.biscuit]\nroller = "anyone"', "rules.biscuit.roller", "biscuit, rotate"),
+    ('[rules.yacht]\nscoring = 2', "rules.yacht.scoring", "seed, sackson"),
+]
+
+
+@pytest.mark.parametrize("text, key, problem", BAD, ids=[b[1] for b in BAD])
+def test_a_bad_value_gives_one_line_naming_the_file_and_the_key(tmp_path, text, key, problem):
+    path = write(tmp_path, text + "\n")
+    with pytest.raises(ConfigError) as err:
+        config.load(path)
+    message = str(err.value)
+    assert err.value.key == key
+    assert f"{path}: {key}: " in message
+    assert problem in message
+    assert "\n" not in message
+
+
+def test_toml_syntax_and_encoding_errors_name_the_file(tmp_path):
+    path = write(tmp_path, "[camera\nfps = 1\n")
+    with pytest.raises(ConfigError, match="TOML syntax error") as err:
+        config.load(path)
+    assert str(path) in str(err.value) and err.value.key == ""
+    path.write_bytes(b"language = \"\xff\"\n")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        config.load(path)
+
+
+def test_config_error_is_a_value_error_and_the_exit_status_is_ex_config():
+    assert issubclass(ConfigError, ValueError)
+    assert config.EXIT_BAD_CONFIG == 78
+
+
+def test_the_example_parses_as_plain_toml():
+    # The installer copies it as the starting config: it must be valid TOML on its own.
+    assert tomllib.loads(config.EXAMPLE_PATH.read_text(encoding="utf-8"))["camera"]["source"] == "picamera"

@@ -1,0 +1,210 @@
+"""The saved games: durable log, announced marks, evening counts, and bad files moved aside."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from appliance.store import FILENAME, Store, StoreError
+
+SETUP = {"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"limit": 6}}
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.open(tmp_path) as s:
+        yield s
+
+
+def test_a_fresh_directory_gives_an_empty_store_without_a_notice(tmp_path):
+    with Store.open(tmp_path / "new" / "state") as s:
+        assert s.notice is None and s.moved_to is None
+        assert s.unfinished() is None and s.evening() == {}
+        assert s.path == tmp_path / "new" / "state" / FILENAME
+
+
+def test_the_file_is_wal_with_full_synchronous_writes(store):
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_recorded_actions_come_back_in_order_after_reopening(tmp_path):
+    with Store.open(tmp_path) as s:
+        game = s.start_game(SETUP)
+        assert s.record(game, {"announce": 54}, [{"turn": {"player": "Cy", "expects": "decide"}}]) == 1
+        assert s.record(game, {"reveal": True}, []) == 2
+        assert s.record(game, {"roll": [3, 1]}, [{"penalty": {"player": "Cy", "points": 1, "why": "x"}}]) == 3
+        s.mark_announced(game, 2)
+    with Store.open(tmp_path) as s:
+        saved = s.unfinished()
+        assert saved.id == game and saved.setup == SETUP
+        assert saved.actions == [{"announce": 54}, {"reveal": True}, {"roll": [3, 1]}]
+        assert saved.events[2] == [{"penalty": {"player": "Cy", "points": 1, "why": "x"}}]
+        assert saved.announced == 2
+        assert saved.pending == [(3, {"roll": [3, 1]}, saved.events[2])]
+
+
+def test_a_recorded_action_is_committed_when_record_returns(tmp_path):
+    with Store.open(tmp_path) as s:
+        game = s.start_game(SETUP)
+        s.record(game, {"announce": 31}, [])
+        # another connection (as after a crash) sees it at once: nothing waits in a transaction
+        other = sqlite3.connect(tmp_path / FILENAME)
+        assert other.execute("SELECT action FROM actions").fetchall() == [('{"announce":31}',)]
+        other.close()
+        assert not s.db.in_transaction
+
+
+def test_announced_marks_never_go_backwards(store):
+    game = store.start_game(SETUP)
+    for n in range(3):
+        store.record(game, {"announce": 31 + n}, [])
+    store.mark_announced(game, 3)
+    store.mark_announced(game, 1)
+    assert store.unfinished().announced == 3 and store.unfinished().pending == []
+
+
+def test_text_is_kept_exactly_including_non_ascii_names(store):
+    setup = {"game": "biscuit", "players": ["Jānis", "Ēriks", "Ольга"], "rules": {}}
+    game = store.start_game(setup)
+    store.record(game, {"thumbs_last": "Ольга"}, [{"biscuit": "Ольга"}])
+    assert store.unfinished().setup == setup
+    assert store.unfinished().actions == [{"thumbs_last": "Ольга"}]
+
+
+def test_an_action_that_is_not_json_is_refused_and_changes_nothing(store):
+    game = store.start_game(SETUP)
+    with pytest.raises((TypeError, ValueError)):
+        store.record(game, {"roll": {1, 2}}, [])
+    with pytest.raises(ValueError):
+        store.record(game, {"announce": float("nan")}, [])
+    assert store.unfinished().actions == []
+
+
+def test_recording_into_an_ended_or_unknown_game_is_refused(store):
+    game = store.start_game(SETUP)
+    store.end_game(game, {"Ann": {"drinks": 0, "penalties": 6}}, ["Bo"])
+    with pytest.raises(KeyError):
+        store.record(game, {"announce": 31}, [])
+    with pytest.raises(KeyError):
+        store.record(999, {"announce": 31}, [])
+    with pytest.raises(KeyError):
+        store.end_game(game, {}, None)
+
+
+def test_the_newest_unfinished_game_is_resumed(store):
+    first = store.start_game(SETUP)
+    store.end_game(first, {}, ["Ann"])
+    second = store.start_game({**SETUP, "game": "yacht"})
+    assert store.unfinished().id == second
+
+
+def test_the_evening_sums_the_ended_games_and_a_new_evening_starts_at_zero(store):
+    a = store.start_game(SETUP)
+    store.end_game(a, {"Ann": {"drinks": 0, "penalties": 6}, "Bo": {"drinks": 0, "penalties": 2}}, ["Bo"])
+    b = store.start_game({"game": "biscuit", "players": ["Ann", "Bo", "Di"], "rules": {}})
+    store.end_game(b, {"Ann": {"drinks": 3, "penalties": 0}, "Di": {"drinks": 5, "penalties": 0}})
+    assert store.evening() == {"Ann": {"drinks": 3, "penalties": 6}, "Bo": {"drinks": 0, "penalties": 2},
+                               "Di": {"drinks": 5, "penalties": 0}}
+    assert [g.winner for g in store.ended_games()] == [["Bo"], None]
+    store.new_evening()
+    assert store.evening() == {} and store.ended_games() == []
+
+
+# --- files that are not a usable store are moved aside, never a crash -----------------------------
+
+def make_good_store(directory: Path) -> None:
+    with Store.open(directory) as s:
+        game = s.start_game(SETUP)
+        for n in range(200):  # enough pages that damage in the middle hits table data
+            s.record(game, {"announce": 31, "pad": "x" * 200, "n": n}, [])
+
+
+def damage_pages(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    for offset in range(4096, len(data), 4096):  # every page but the first: b-tree headers gone
+        data[offset:offset + 64] = b"\xa5" * 64
+    path.write_bytes(bytes(data))
+
+
+def plain_text(path: Path) -> None:
+    path.write_text("Shopping: limes, mint, soda\n")
+
+
+def empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def foreign(path: Path) -> None:
+    path.unlink()
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE songs (title TEXT)")
+    db.commit()
+    db.close()
+
+
+def empty_sqlite(path: Path) -> None:
+    path.unlink()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 0")
+    db.execute("VACUUM")
+    db.close()
+
+
+def newer_schema(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+
+
+def truncated(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 3 + 100])
+
+
+def bad_json_row(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA ignore_check_constraints = ON")
+    db.execute("UPDATE actions SET action = '{\"announce\":' WHERE seq = 1")
+    db.commit()
+    db.close()
+
+
+def orphan_wal(path: Path) -> None:
+    path.unlink()
+    path.with_name(path.name + "-wal").write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 60)
+
+
+@pytest.mark.parametrize("spoil", [damage_pages, plain_text, empty, foreign, empty_sqlite, newer_schema,
+                                   truncated, bad_json_row, orphan_wal])
+def test_an_unusable_file_is_moved_aside_and_play_starts_fresh(tmp_path, spoil):
+    make_good_store(tmp_path)
+    path = tmp_path / FILENAME
+    spoil(path)
+    before = path.read_bytes() if path.exists() else None
+    with Store.open(tmp_path) as s:
+        assert s.notice and s.moved_to.name in s.notice and "play starts fresh" in s.notice
+        assert s.moved_to.name.startswith(FILENAME + ".broken-")
+        assert s.unfinished() is None
+        if before is not None:
+            assert s.moved_to.read_bytes() == before  # kept as it was, for a look later
+        game = s.start_game(SETUP)  # and the fresh store works
+        s.record(game, {"announce": 31}, [])
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and s.unfinished().actions == [{"announce": 31}]
+
+
+def test_moving_aside_twice_in_one_second_keeps_both_files(tmp_path):
+    for _ in range(2):
+        plain_text(tmp_path / FILENAME)
+        Store.open(tmp_path, clock=lambda: 1_700_000_000.0).close()
+    assert len(list(tmp_path.glob(FILENAME + ".broken-*"))) == 2
+
+
+def test_an_unwritable_state_directory_raises_store_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(StoreError, match="cannot be created"):
+        Store.open(blocker / "state")
