@@ -1,0 +1,87 @@
+"""systemd readiness and the watchdog fed from the UI loop."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import pytest
+
+from appliance.service import Service
+
+
+class Recorder:
+    def __init__(self):
+        self.sent: list[str] = []
+
+    def notify(self, state: str) -> None:
+        self.sent.append(state)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_ready_status_and_stopping_are_sent():
+    rec = Recorder()
+    svc = Service(rec, env={})
+    svc.ready("Mäxle,\n 3 players")
+    svc.status("camera lost")
+    svc.stopping()
+    assert rec.sent == ["READY=1\nSTATUS=Mäxle, 3 players", "STATUS=camera lost", "STOPPING=1"]
+
+
+def test_the_watchdog_is_fed_three_times_per_timeout_however_fast_the_frames():
+    rec, clock = Recorder(), Clock()
+    svc = Service(rec, env={"WATCHDOG_USEC": "15000000", "WATCHDOG_PID": str(os.getpid())}, clock=clock)
+    assert svc.watchdog_s == 15.0
+    svc.ready()
+    pings = 0
+    for _frame in range(30 * 60):  # one minute at 30 frames/s
+        clock.now += 1 / 30
+        pings += svc.tick()
+    assert 11 <= pings <= 12  # every 5 s
+    assert rec.sent.count("WATCHDOG=1") == pings
+
+
+@pytest.mark.parametrize("env", [{}, {"WATCHDOG_USEC": "0"}, {"WATCHDOG_USEC": "junk"},
+                                 {"WATCHDOG_USEC": "5000000", "WATCHDOG_PID": "1"}])
+def test_no_watchdog_means_tick_does_nothing(env):
+    rec = Recorder()
+    svc = Service(rec, env=env)
+    assert svc.watchdog_s is None
+    assert not any(svc.tick() for _ in range(100)) and rec.sent == []
+
+
+def test_outside_systemd_every_call_is_silent(monkeypatch):
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    svc = Service()
+    assert not svc.enabled
+    svc.ready("x"), svc.status("y"), svc.tick(), svc.stopping()
+
+
+def test_fail_prints_the_message_and_returns_the_status(capsys):
+    rec = Recorder()
+    assert Service(rec, env={}).fail("config /etc/dicetable/config.toml: camera.fps: must be 1-120", 78) == 78
+    assert "camera.fps" in capsys.readouterr().err
+    assert rec.sent == ["STATUS=config /etc/dicetable/config.toml: camera.fps: must be 1-120"]
+
+
+def test_the_real_notify_socket_receives_ready_and_watchdog(tmp_path, monkeypatch):
+    path = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    server.settimeout(2)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    clock = Clock()
+    svc = Service(env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "3000000"}, clock=clock)
+    svc.ready("playing")
+    clock.now += 1.5
+    svc.tick()
+    assert server.recv(4096) == b"READY=1\nSTATUS=playing"
+    assert server.recv(4096) == b"WATCHDOG=1"
+    server.close()
