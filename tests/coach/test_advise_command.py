@@ -1,0 +1,77 @@
+"""``dicetable advise``: the command line of the coach (DESIGN.md, the issue's examples)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from appliance.cli import main
+
+
+def advise(capsys, *argv):
+    status = main(["advise", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_best_declaration_with_the_next_best_ones_as_json(capsys, default_cache):
+    status, out, _ = advise(capsys, "yacht", "--roll", "5", "5", "2", "2", "1", "--used", "full_house,yacht", "--json")
+    answer = json.loads(out)
+    assert status == 0 and answer["roll"] == [1, 2, 2, 5, 5] and answer["used"] == ["full_house", "yacht"]
+    ranked = answer["declarations"]
+    assert len(ranked) == 10 and {d["category"] for d in ranked}.isdisjoint({"full_house", "yacht"})
+    assert ranked[0]["total"] >= ranked[-1]["total"]
+
+
+def test_best_declaration_as_text_shows_the_top_five(capsys, default_cache):
+    status, out, _ = advise(capsys, "yacht", "--roll", "5", "5", "2", "2", "1")
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 2 + 5
+    assert lines[2].split()[0] == "fives"
+
+
+def test_the_dice_to_keep_for_a_declared_category(capsys, default_cache):
+    status, out, _ = advise(capsys, "yacht", "--roll", "5", "5", "2", "2", "1", "--declared", "full_house", "--json")
+    answer = json.loads(out)
+    assert status == 0 and (answer["keep"], answer["reroll"], answer["stop"]) == ([2, 2, 5, 5], [1], False)
+    assert answer["turn"] == pytest.approx(5 / 9 * 27.5)
+    status, out, _ = advise(capsys, "yacht", "--roll", "5", "5", "5", "2", "2", "--declared", "full_house",
+                            "--rolls-left", "1")
+    assert status == 0 and "stop and score 29 points" in out
+
+
+def test_no_roll_gives_the_expected_value_of_the_position(capsys, default_cache):
+    status, out, _ = advise(capsys, "yacht", "--scoring", "sackson", "--json")
+    empty = json.loads(out)["expected"]
+    status, out, _ = advise(capsys, "yacht", "--scoring", "sackson", "--used", "yacht", "--used", "choice", "--json")
+    answer = json.loads(out)
+    assert status == 0 and answer["open"] == 10 and 0 < answer["expected"] < empty
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--roll", "5", "5", "2", "2"], "five dice"),
+        (["--roll", "5", "5", "2", "2", "9"], "five dice"),
+        (["--roll", "5", "5", "2", "2", "1", "--used", "bonus"], "unknown category"),
+        (["--roll", "5", "5", "2", "2", "1", "--declared", "bonus"], "unknown category"),
+        (["--roll", "5", "5", "2", "2", "1", "--rolls-left", "1"], "--declared"),
+        (["--declared", "choice"], "--roll"),
+        (["--roll", "1", "2", "3", "4", "5", "--used",
+          "ones,twos,threes,fours,fives,sixes,small_straight,large_straight,full_house,four_of_a_kind,choice,yacht"],
+         "game is over"),
+    ],
+)
+def test_bad_questions_get_a_message_and_status_2(capsys, default_cache, argv, message):
+    status, out, err = advise(capsys, "yacht", *argv)
+    assert status == 2 and out == "" and message in err and "Traceback" not in err
+
+
+def test_maexle_odds_for_one_announcement_and_for_all(capsys):
+    status, out, _ = advise(capsys, "maexle", "--announcement", "65", "--json")
+    assert status == 0 and json.loads(out)["odds"] == [{"announcement": 65, "beat": 8, "at_least": 10, "exact": 2}]
+    status, out, _ = advise(capsys, "maexle")
+    assert status == 0 and len(out.splitlines()) == 1 + 21
+    status, _, err = advise(capsys, "maexle", "--announcement", "12")
+    assert status == 2 and "not a Mäxle value" in err
