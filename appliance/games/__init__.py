@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from appliance.games.biscuit import Biscuit
 from appliance.games.engine import Game, SetupError
 from appliance.games.maexle import Maexle
 
-GAMES: dict[str, type[Game]] = {"maexle": Maexle}
+GAMES: dict[str, type[Game]] = {"maexle": Maexle, "biscuit": Biscuit}
 
 
 class RestoreError(ValueError):
