@@ -1,29 +1,81 @@
 """The kiosk's language: gettext catalogs, one active language at a time.
 
-Every text a player reads goes through ``_`` (or ``ngettext`` for counts), so that the catalogs in
-``appliance/locale/<lang>/LC_MESSAGES/dicetable.mo`` can translate it. A language without a
-catalog falls back to the English source strings.
+Every text a player reads goes through ``_`` (or ``ngettext`` for counts), so that the catalogs
+``appliance/locale/<lang>/LC_MESSAGES/dicetable.po`` can translate it. English is the source
+language: its messages are the msgids themselves (template ``appliance/locale/dicetable.pot``).
+
+How the catalogs are compiled, and why this way: the ``.po`` sources are compiled to ``.mo`` bytes
+in memory by Babel the first time a language is chosen, and handed to the standard library's
+``gettext.GNUTranslations``. No ``.mo`` file is ever written, so nothing can be stale, nothing needs
+write access to the install directory (the service user cannot write there), and the same code works
+for ``pip install -e .`` (this project's way), a wheel and a source checkout alike. It costs a few ms
+once per language. Workflow for translators: ``appliance/locale/README.md``.
+
+Placeholders use ``str.format`` names: ``_("{player} drinks").format(player=name)``.
 """
 
 from __future__ import annotations
 
+import functools
 import gettext
+import io
+import logging
 from pathlib import Path
 
 DOMAIN = "dicetable"
 LOCALE_DIR = Path(__file__).with_name("locale")
 LANGUAGES = ("en", "de", "lv", "ru")
+SOURCE_LANGUAGE = "en"
+# Each language's name in itself, for the kiosk's language switch: never translated.
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "lv": "Latviešu", "ru": "Русский"}
+
+log = logging.getLogger(__name__)
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
-_language = "en"
+_language = SOURCE_LANGUAGE
+
+
+def catalog_path(lang: str) -> Path:
+    """The ``.po`` source of ``lang``'s catalog (it need not exist: English has none)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """``lang``'s compiled catalog (cached); English source strings when it has no catalog file.
+
+    Raises ValueError for a language not in LANGUAGES, or a catalog that does not parse (with the
+    file and Babel's reason).
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+    path = catalog_path(lang)
+    if not path.is_file():
+        if lang != SOURCE_LANGUAGE:
+            log.warning("no message catalog %s: %s shows English", path, lang)
+        return gettext.NullTranslations()
+    # Babel is imported here: only a language switch pays for it, not `dicetable --help`.
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import PoFileError, read_po
+
+    try:
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=lang, domain=DOMAIN, abort_invalid=True)
+        mo = io.BytesIO()
+        write_mo(mo, catalog)  # fuzzy entries are left out, as msgfmt does
+        mo.seek(0)
+        return gettext.GNUTranslations(mo)
+    except (PoFileError, OSError, ValueError) as exc:
+        raise ValueError(f"message catalog {path} is broken: {exc}") from exc
 
 
 def set_language(lang: str) -> None:
-    """Make ``lang`` (one of LANGUAGES) the active language. Raises ValueError for another code."""
+    """Make ``lang`` (one of LANGUAGES) the active language.
+
+    Raises ValueError for another code or a broken catalog; the active language is then unchanged.
+    """
     global _translation, _language
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
-    _translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    _translation = translations(lang)
     _language = lang
 
 
@@ -38,5 +90,87 @@ def _(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of a counted message for ``n`` in the active language (its own plural rules)."""
+    """The form of a counted message for ``n`` in the active language (its own plural rules).
+
+    English and German have 2 forms, Latvian and Russian 3 (the catalogs' Plural-Forms headers,
+    CLDR's rules as Babel writes them). Format the count in yourself:
+    ``ngettext("{count} drink", "{count} drinks", n).format(count=n)``.
+    """
     return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs without translating it now (for tables built at import)."""
+    return message
+
+
+# The games' own names (RULES.md; the seeds): Mäxle everywhere, Biskvīts in Latvian, Яхта in Russian.
+GAME_NAMES = {
+    # TRANSLATORS: the German game's own name; keep it "Mäxle" in every language.
+    "maexle": N_("Mäxle"),
+    # TRANSLATORS: the game of the Latvian rule text: "Biskvīts" in Latvian.
+    "biscuit": N_("Biscuit"),
+    # TRANSLATORS: the game of the Russian rule text: "Яхта" in Russian; also its 50-point category.
+    "yacht": N_("Yacht"),
+}
+
+# RULES.md §4 category names -> the names players read (RULES.md §3); Russian from the seed
+# 002_eb2fdbc33035b68e.txt ("КОМБИНАЦИИ").
+CATEGORY_NAMES = {
+    "ones": N_("Ones"),
+    "twos": N_("Twos"),
+    "threes": N_("Threes"),
+    "fours": N_("Fours"),
+    "fives": N_("Fives"),
+    "sixes": N_("Sixes"),
+    "small_straight": N_("Small straight"),
+    "large_straight": N_("Large straight"),
+    "full_house": N_("Full house"),
+    "four_of_a_kind": N_("Four of a kind"),
+    "choice": N_("Choice"),
+    "yacht": N_("Yacht"),
+}
+
+# The drink words the catalogs know (RULES.md preamble: "Drink" is a unit; config `drink_word`).
+UNITS = ("sip", "drink", "point")
+
+
+def game_name(game: str) -> str:
+    """The name of ``game`` ("maexle" | "biscuit" | "yacht") in the active language. ValueError else."""
+    try:
+        return _(GAME_NAMES[game])
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}; one of {', '.join(GAME_NAMES)}") from None
+
+
+def category_name(category: str) -> str:
+    """The Yacht category ``category`` (RULES.md §4 name, e.g. "full_house") in the active language.
+
+    Raises ValueError for an unknown category.
+    """
+    try:
+        return _(CATEGORY_NAMES[category])
+    except KeyError:
+        raise ValueError(f"unknown category {category!r}; one of {', '.join(CATEGORY_NAMES)}") from None
+
+
+def amount(count: int, unit: str = "sip") -> str:
+    """``count`` units of drinking, counted in the active language's plural forms.
+
+    ``unit`` is the config's ``drink_word``. One of UNITS is translated: "1 sip", "2 sips";
+    "1 глоток", "2 глотка", "5 глотков"; "1 malks", "2 malki", "10 malku". Any other word is the
+    table's own, in its own language and form, so it is shown as given: "2 × shot".
+    Raises ValueError for an empty word.
+    """
+    # Literal ngettext calls, one per unit, so that the extractor finds every form.
+    if unit == "sip":
+        text = ngettext("{count} sip", "{count} sips", count)
+    elif unit == "drink":
+        text = ngettext("{count} drink", "{count} drinks", count)
+    elif unit == "point":
+        text = ngettext("{count} point", "{count} points", count)
+    elif unit.strip():
+        return f"{count} × {unit.strip()}"
+    else:
+        raise ValueError("the drink word is empty; use sip, drink, point or a word of your own")
+    return text.format(count=count)
