@@ -18,8 +18,9 @@ from typing import Any
 from appliance.games.biscuit import Biscuit
 from appliance.games.engine import Game, SetupError
 from appliance.games.maexle import Maexle
+from appliance.games.yacht import Yacht
 
-GAMES: dict[str, type[Game]] = {"maexle": Maexle, "biscuit": Biscuit}
+GAMES: dict[str, type[Game]] = {"maexle": Maexle, "biscuit": Biscuit, "yacht": Yacht}
 
 
 class RestoreError(ValueError):

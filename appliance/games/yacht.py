@@ -1,0 +1,191 @@
+"""Declared Yacht: find the order, then 12 rounds of roll, declare, up to two rerolls, score.
+
+Source: seeds/002_eb2fdbc33035b68e.txt, stated in RULES.md §3; the actions as RULES.md §4 puts
+them. A ``roll`` after the declaration gives all five dice as they lie after the reroll (the camera
+sees all five; which ones were kept does not matter to the rules). ``stop`` scores at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from appliance.games.engine import Game, Illegal, Switch, check_dice, choice
+from appliance.games.yacht_scoring import CATEGORIES, score
+
+ROUNDS = 12  # seed: "в конце игры у каждого игрока был зафиксирован результат 12 ходов"
+ROLLS = 3  # the first roll and "ещё два хода"
+
+
+class Yacht(Game):
+    """A game of declared Yacht (2-8 players, 1 for practice; RULES.md §3).
+
+    Read-only views: ``sheet`` (player -> category -> points or None), ``totals``, ``order`` (the
+    playing order once found, else None), ``round`` (1-12), ``dice`` (the dice on the table this
+    turn) and ``declared`` (this turn's category or None).
+    """
+
+    name = "yacht"
+    min_players, max_players = 1, 8
+    switches = {
+        "yacht_counts_as_full_house": Switch(False, "bool"),  # seed: full house is "exactly two faces"
+        "scoring": choice("seed", "sackson"),
+    }
+    action_keys = ("roll", "declare", "stop")
+
+    # -- views -----------------------------------------------------------------------------------
+
+    @property
+    def sheet(self) -> dict[str, dict[str, int | None]]:
+        """Player -> category (in CATEGORIES order) -> points, None while not yet written."""
+        return {p: dict(cats) for p, cats in self._state["sheet"].items()}
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Player -> the sum of their written scores."""
+        return {p: sum(v for v in cats.values() if v is not None) for p, cats in self._state["sheet"].items()}
+
+    @property
+    def order(self) -> list[str] | None:
+        """The playing order (the starter, then to the left), or None while it is being rolled for."""
+        order = self._state["order"]
+        return None if order is None else list(order)
+
+    @property
+    def round(self) -> int:
+        """The round being played, 1-12 (12 once the game is over; 0 while finding the order)."""
+        return self._state["round"]
+
+    @property
+    def dice(self) -> list[int] | None:
+        """The five dice of this turn as last rolled, or None before the turn's first roll."""
+        dice = self._state["dice"]
+        return None if dice is None else list(dice)
+
+    @property
+    def declared(self) -> str | None:
+        """The category declared this turn, or None."""
+        return self._state["declared"]
+
+    # -- the rules -------------------------------------------------------------------------------
+
+    def _start(self) -> dict:
+        state = {
+            "phase": "order",  # order | roll | declare | reroll | over
+            "player": self._players[0],
+            "rolling": list(self._players),  # who rolls for the order now (ties roll again)
+            "order_totals": {},
+            "order": None,
+            "round": 0,
+            "dice": None,
+            "declared": None,
+            "rolls": 0,
+            "sheet": {p: {c: None for c in CATEGORIES} for p in self._players},
+            "winner": None,
+        }
+        if len(self._players) == 1:  # practice alone: nobody to roll for the order against
+            state.update(phase="roll", order=list(self._players), round=1, rolling=[])
+        return state
+
+    def _step(self, key: str, value: Any) -> list[dict]:
+        s = self._state
+        exp = self._expects()
+        if key not in exp["actions"]:
+            if key == "roll" and s["phase"] == "declare":
+                raise Illegal(f"{s['player']} declares a category before rolling again")
+            raise self._wrong_time(key)
+        if key == "declare":
+            return self._declare(value)
+        if key == "stop":
+            if value is not True:
+                raise Illegal("stop is {\"stop\": true}")
+            return self._score()
+        dice = check_dice(value, 5, s["player"])
+        if s["phase"] == "order":
+            return self._order_roll(dice)
+        return self._turn_roll(dice)
+
+    # Order (seed: "первым игроком будет набравший наибольшее количество очков"; (gap) ties roll
+    # again among themselves; play passes to the left).
+    def _order_roll(self, dice: list[int]) -> list[dict]:
+        s = self._state
+        player = s["player"]
+        s["order_totals"][player] = sum(dice)
+        events: list[dict] = [{"rolled": {"player": player, "dice": dice, "total": sum(dice), "step": "order"}}]
+        waiting = [p for p in s["rolling"] if p not in s["order_totals"]]
+        if waiting:
+            s["player"] = waiting[0]
+            return events
+        top = max(s["order_totals"].values())
+        tied = [p for p in s["rolling"] if s["order_totals"][p] == top]
+        if len(tied) > 1:
+            s.update(rolling=tied, order_totals={}, player=tied[0])
+            return events + [{"order_tie": {"players": tied, "total": top}}]
+        i = self._players.index(tied[0])
+        order = list(self._players[i:] + self._players[:i])  # the starter, then clockwise (left)
+        s.update(phase="roll", order=order, round=1, rolling=[], order_totals={}, player=order[0])
+        return events + [{"order": order}]
+
+    def _turn_roll(self, dice: list[int]) -> list[dict]:
+        s = self._state
+        s["rolls"] += 1
+        s["dice"] = dice
+        events: list[dict] = [{"rolled": {"player": s["player"], "dice": dice, "total": sum(dice),
+                                          "step": "turn", "roll": s["rolls"]}}]
+        if s["phase"] == "roll":  # the first roll; the declaration comes next (seed: "а затем объявляет")
+            s["phase"] = "declare"
+            return events
+        if s["rolls"] == ROLLS:
+            return events + self._score()
+        return events
+
+    def _declare(self, value: Any) -> list[dict]:
+        s = self._state
+        player = s["player"]
+        if value not in CATEGORIES:
+            raise Illegal(f"{value!r} is not a category; the categories are {' '.join(CATEGORIES)}")
+        if s["sheet"][player][value] is not None:
+            raise Illegal(f"{player} has used {value} already (each category once, seed: "
+                          "\"Игрок может выбрать комбинацию только один раз\")")
+        s.update(declared=value, phase="reroll")
+        return [{"declared": {"player": player, "category": value}}]
+
+    def _score(self) -> list[dict]:
+        """RULES.md §3 "Turn": the final dice score the declared category, 0 when they miss it
+        (seed: "не получает ничего"); a Yacht declared as four of a kind scores four of a kind."""
+        s = self._state
+        player, category, dice = s["player"], s["declared"], s["dice"]
+        points = score(category, dice, scoring=self._rules["scoring"],
+                       yacht_counts_as_full_house=self._rules["yacht_counts_as_full_house"])
+        s["sheet"][player][category] = points
+        events: list[dict] = [{"score": {"player": player, "category": category, "points": points,
+                                         "dice": dice, "total": self.totals[player]}}]
+        order = s["order"]
+        i = order.index(player) + 1
+        if i == len(order):
+            if s["round"] == ROUNDS:
+                totals = self.totals
+                best = max(totals.values())
+                winner = [p for p in order if totals[p] == best]  # (gap) a tie shares the win
+                s.update(phase="over", player=None, dice=None, declared=None, rolls=0, winner=winner)
+                return events + [{"winner": winner}]
+            s["round"] += 1
+            i = 0
+        s.update(phase="roll", player=order[i], dice=None, declared=None, rolls=0)
+        return events
+
+    # -- what the table does next ----------------------------------------------------------------
+
+    def _expects(self) -> dict:
+        s = self._state
+        if s["phase"] == "over":
+            return self._finished(s["winner"])
+        extra = {"round": s["round"], "showing": s["dice"], "declared": s["declared"]}
+        if s["phase"] == "order":
+            return self._turn(s["player"], "roll", "order", ["roll"], dice=5, rolling=list(s["rolling"]), **extra)
+        if s["phase"] == "roll":
+            return self._turn(s["player"], "roll", "turn", ["roll"], dice=5, **extra)
+        if s["phase"] == "declare":
+            unused = [c for c in CATEGORIES if s["sheet"][s["player"]][c] is None]
+            return self._turn(s["player"], "declare", "turn", ["declare"], options=unused, **extra)
+        return self._turn(s["player"], "reroll", "turn", ["roll", "stop"], dice=5,
+                          rolls_left=ROLLS - s["rolls"], **extra)
