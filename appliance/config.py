@@ -17,7 +17,7 @@ Use::
     cfg.camera.size          # (width, height) px
     cfg.tray.area            # (x, y, w, h) px in the camera frame, or None for the whole frame
     cfg.gpio.reveal_pin      # BCM GPIO number
-    cfg.rules["maexle"]      # {switch: value} as the setup line of the game log takes it (RULES.md §1-3)
+    cfg.rules["maexle"]      # {switch: value} the file sets, in the engine's canonical form (RULES.md §1-3)
     cfg.state_dir            # Path
 
 An unknown key, a wrong type or an impossible value raises ConfigError naming the key (dotted, e.g.
@@ -32,6 +32,7 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from appliance.games import GAMES, SetupError
 from appliance.i18n import LANGUAGES
 
 DEFAULT_PATH = Path("/etc/dicetable/config.toml")
@@ -204,54 +205,35 @@ def _absolute_path(key: str, value: Any) -> Path:
     return Path(value)
 
 
-# --- house-rule switches per game: the names and values of ../shared/RULES.md §1-3 --------------
+# --- house-rule switches per game: the engine's own table (RULES.md §1-3), so names, values and ----
+# defaults live in one place: appliance.games.<game>.switches.
 
-def _on_off(key: str, value: Any) -> str:
-    """RULES.md writes these switches as on/off; TOML true/false is taken too."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value in ("on", "off"):
-        return value
-    raise ConfigError(key, f"must be on or off (or true/false), got {value!r}")
+def _switch_check(game: str, name: str) -> Check:
+    switch = GAMES[game].switches[name]
 
+    def check(key: str, value: Any) -> Any:
+        if switch.kind == "limit":  # TOML has no null: RULES.md's "none" stands for it
+            if value == "none":
+                return None
+            if value is None or isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(key, f"must be \"none\" or a whole number >= 1, got {value!r}")
+        try:
+            return switch.check(name, value)
+        except SetupError as exc:
+            problem = str(exc).split(": ", 1)[-1]  # the engine's "rules.limit = 0: must be ..."
+            raise ConfigError(key, f"{problem}, got {value!r}") from None
 
-def _limit(key: str, value: Any) -> int | None:
-    # RULES.md §1: limit = none | N; "none" is null in the game log's JSON.
-    if value == "none":
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 99:
-        raise ConfigError(key, f"must be \"none\" or a number of penalty points 1-99, got {value!r}")
-    return value
+    return check
 
 
 RULE_SWITCHES: dict[str, dict[str, Check]] = {
-    "maexle": {  # RULES.md §1
-        "truth": _choice("at_least", "exact"),
-        "announce": _choice("strictly_higher", "higher_or_equal"),
-        "maexle": _choice("accept_or_reveal", "immediate_reveal"),
-        "maexle_accept_cost": _integer(0, 9),
-        "maexle_reveal_cost": _integer(0, 9),
-        "self_reveal": _on_off,
-        "blind_pass": _on_off,
-        "direction": _choice("right", "left"),
-        "penalty": _choice("points", "drinks"),
-        "limit": _limit,
-    },
-    "biscuit": {  # RULES.md §2
-        "roller": _choice("biscuit", "rotate"),
-        "doubles": _choice("pick_players", "hand_out"),
-        "duel_tie": _choice("reroll", "no_drinks"),
-        "thumbs_loser_drinks": _on_off,
-    },
-    "yacht": {  # RULES.md §3
-        "yacht_counts_as_full_house": _on_off,
-        "scoring": _choice("seed", "sackson"),
-    },
+    game: {name: _switch_check(game, name) for name in cls.switches} for game, cls in GAMES.items()
 }
 
 
 def _rules(key: str, value: Any) -> dict[str, dict[str, Any]]:
-    """Only the switches the file sets: the engine fills every other one with its RULES.md default."""
+    """Only the switches the file sets, canonical (on/off as true/false, "none" as None): the engine
+    fills every other one with its RULES.md default when the game starts."""
     if not isinstance(value, dict):
         raise ConfigError(key, f"must be a table with [rules.maexle], [rules.biscuit], [rules.yacht], got {value!r}")
     out: dict[str, dict[str, Any]] = {game: {} for game in RULE_SWITCHES}

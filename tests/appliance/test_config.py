@@ -54,6 +54,18 @@ def test_the_example_file_loads_and_states_the_built_in_defaults():
     assert cfg.path == config.EXAMPLE_PATH
 
 
+def test_the_example_file_states_the_engines_rule_defaults():
+    from appliance.games import new_game
+
+    cfg = config.load(config.EXAMPLE_PATH)
+    players = {"maexle": ["A", "B"], "biscuit": ["A", "B", "C"], "yacht": ["A", "B"]}
+    for game, rules in cfg.rules.items():
+        assert set(rules) == set(config.RULE_SWITCHES[game]), game
+        example = new_game({"game": game, "players": players[game], "rules": rules}).setup["rules"]
+        default = new_game({"game": game, "players": players[game], "rules": {}}).setup["rules"]
+        assert example == default, game
+
+
 def test_a_missing_default_file_means_the_defaults(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "absent.toml")
     monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
@@ -116,7 +128,7 @@ scoring = "sackson"
     assert cfg.gpio.buttons == {"undo": 27, "accept": 22}
     assert cfg.display.size == (800, 480) and cfg.display.fullscreen is False
     assert cfg.sound.volume == 0.0 and cfg.coach.yacht_hint and not cfg.coach.maexle_odds
-    assert cfg.rules == {"maexle": {"limit": None, "self_reveal": "off", "truth": "exact"},
+    assert cfg.rules == {"maexle": {"limit": None, "self_reveal": False, "truth": "exact"},
                          "biscuit": {}, "yacht": {"scoring": "sackson"}}
 
 
@@ -164,9 +176,11 @@ BAD = [
     ("camera = 3", "camera", "section"),
     ("[rules.poker]\nante = 1", "rules.poker", "unknown game"),
     ("[rules.maexle]\nlimt = 6", "rules.maexle.limt", "unknown switch"),
+    ("[rules.maexle]\nmaexle_reveal_cost = 0", "rules.maexle.maexle_reveal_cost", ">= 1"),
+    ('[rules.maexle]\nlimit = "6"', "rules.maexle.limit", "none"),
     ("[rules.maexle]\nlimit = 0", "rules.maexle.limit", "none"),
     ('[rules.maexle]\ntruth = "roughly"', "rules.maexle.truth", "at_least, exact"),
-    ('[rules.maexle]\nself_reveal = "yes"', "rules.maexle.self_reveal", "on or off"),
+    ('[rules.maexle]\nself_reveal = "yes"', "rules.maexle.self_reveal", "on/off"),
     ('[rules.biscuit]\nroller = "anyone"', "rules.biscuit.roller", "biscuit, rotate"),
     ('[rules.yacht]\nscoring = 2', "rules.yacht.scoring", "seed, sackson"),
 ]
