@@ -1,0 +1,173 @@
+"""Feed a game log to the rules engine and print the events.
+
+A game log is JSON Lines (../shared/RULES.md §4): the first line is the setup, every later line one
+action. Each action is printed with its line number and the events it gave; with --json every event
+is one JSON line instead (the first is the opening turn). A line that is not JSON, or a setup the
+engine cannot start, is reported on standard error with its line number. Exit status: 0, or 1 if a
+line was malformed or an action refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from appliance.games import SetupError, new_game
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``LOG`` (a path, or - for standard input) and ``--json``."""
+    parser.add_argument("log", metavar="LOG", help="the game log (JSON Lines); - reads standard input")
+    parser.add_argument("--json", action="store_true", help="print the events as JSON Lines")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay ``args.log``; returns the exit status."""
+    try:
+        if args.log == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.log, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"dicetable replay: cannot read {args.log}: {exc}", file=sys.stderr)
+        return 1
+    return replay_lines(lines, args.log, as_json=args.json, out=sys.stdout, err=sys.stderr)
+
+
+def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
+    """Replay the log ``lines`` (``name`` labels messages); prints to ``out`` and ``err``."""
+    numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if not numbered:
+        print(f"{name}: empty log: the first line must be the setup", file=err)
+        return 1
+    n, first = numbered[0]
+    try:
+        game = new_game(json.loads(first))
+    except json.JSONDecodeError as exc:
+        print(f"{name}:{n}: the setup line is not JSON: {exc.msg} (column {exc.colno})", file=err)
+        return 1
+    except SetupError as exc:
+        print(f"{name}:{n}: bad setup: {exc}", file=err)
+        return 1
+
+    def show(events: list[dict]) -> None:
+        for event in events:
+            print(json.dumps(event, ensure_ascii=False) if as_json else f"{'':6}{describe(event)}", file=out)
+
+    if not as_json:
+        rules = ", ".join(f"{k}={_word(v)}" for k, v in game.rules.items())
+        print(f"{game.name}: {', '.join(game.players)} ({rules})", file=out)
+    show([{"turn": game.expects}])
+    status = 0
+    for n, line in numbered[1:]:
+        try:
+            action = json.loads(line)
+        except json.JSONDecodeError as exc:
+            print(f"{name}:{n}: not JSON, skipped: {exc.msg} (column {exc.colno})", file=err)
+            status = 1
+            continue
+        if not as_json:
+            print(f"{n:>4}  {json.dumps(action, ensure_ascii=False)}", file=out)
+        events = game.apply(action)
+        if "error" in events[0]:
+            print(f"{name}:{n}: refused: {events[0]['error']['reason']}", file=err)
+            status = 1
+        show(events)
+    return status
+
+
+def _word(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return "none" if value is None else str(value)
+
+
+def _names(players: list[str]) -> str:
+    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def _dice(dice: list[int]) -> str:
+    return " ".join(str(d) for d in dice)
+
+
+def describe(event: dict) -> str:
+    """One engine event (RULES.md §4) as a line of English; unknown events as their JSON."""
+    (kind, p), = event.items()
+    if kind == "turn":
+        return "-> " + _describe_turn(p)
+    if kind == "error":
+        return f"refused: {p['reason']}"
+    if kind == "undone":
+        return f"undone: {json.dumps(p, ensure_ascii=False)}"
+    if kind == "penalty":
+        return f"{p['player']} takes {p['points']} penalty point{'s' * (p['points'] != 1)}: {p['why']}"
+    if kind == "drink":
+        return f"{p['player']} drinks {p['count']}: {p['why']}"
+    if kind == "out":
+        return f"{p} is out"
+    if kind == "winner":
+        return f"{p[0]} wins" if len(p) == 1 else f"{_names(p)} share the win"
+    if kind == "announcement":
+        return f"{p['player']} announces {_said(p['value'])} to {p['to']}"
+    if kind == "blind_pass":
+        return f"{p['player']} passes {_said(p['value'])} on to {p['to']} without rolling"
+    if kind == "revealed":
+        verdict = "it holds" if p["holds"] else "it does not hold"
+        return (f"the cup is lifted: {_dice(p['dice'])} = {_said(p['value'])}; "
+                f"{p['by']} answers for {_said(p['announced'])}: {verdict}")
+    if kind == "rolled":
+        row = f" ({p['row']})" if "row" in p else ""
+        effect = f": {p['effect']}" if "effect" in p else ""
+        return f"{p['player']} rolls {_dice(p['dice'])}{row}, total {p['total']}{effect}"
+    if kind == "biscuit":
+        return f"{p} is the Biscuit" if p else "nobody is the Biscuit: roll for 7"
+    if kind == "rule":
+        return f"{p['by']} makes a rule (rule {p['count']})" if p else "the Biscuit's rule ends"
+    if kind == "duel":
+        return f"duel: {p['challenger']} challenges {p['against']}"
+    if kind == "duel_tie":
+        return f"duel tie at {p['total']}: " + ("roll again" if p["reroll"] else "nobody drinks")
+    if kind == "thumbs":
+        return "thumbs on foreheads!"
+    if kind == "order":
+        return f"order: {', '.join(p)}"
+    if kind == "order_tie":
+        return f"{_names(p['players'])} tie at {p['total']}: they roll again"
+    if kind == "declared":
+        return f"{p['player']} declares {p['category']}"
+    if kind == "score":
+        return f"{p['player']} scores {p['points']} in {p['category']} ({_dice(p['dice'])}); total {p['total']}"
+    return json.dumps(event, ensure_ascii=False)
+
+
+def _said(value: int) -> str:
+    return "Mäxle" if value == 21 else str(value)
+
+
+def _describe_turn(t: dict) -> str:
+    if t["expects"] == "nothing":
+        return f"game over: {_names(t['winner'])} {'wins' if len(t['winner']) == 1 else 'share the win'}"
+    who = t["player"] or "everyone"
+    if t["expects"] == "roll":
+        return f"{who}: roll {t['dice']} dice ({t['step']})"
+    if t["expects"] == "announce":
+        return f"{who}: announce any value"
+    if t["expects"] == "decide":
+        choices = [a for a in t["actions"] if a != "announce"]
+        if "announce" in t["actions"]:
+            choices.insert(0, f"announce {_said(t['options'][0])} or higher")
+        return f"{who}: {', '.join(choices)}"
+    if t["expects"] == "pick":
+        return f"{who}: pick {t['count']} ({t['step']}) from {', '.join(t['options'])}"
+    if t["expects"] == "thumbs":
+        return "thumbs race: who was last?"
+    if t["expects"] == "declare":
+        return f"{who}: declare one of {' '.join(t['options'])}"
+    if t["expects"] == "reroll":
+        return f"{who}: roll again ({t['rolls_left']} left) or stop"
+    return f"{who}: {t['expects']}"
