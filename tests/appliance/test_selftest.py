@@ -1,0 +1,130 @@
+"""dicetable selftest: one line per part, exit 1 when any part fails, never a traceback."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from appliance.cli import main
+from appliance.store import FILENAME, Store
+
+
+@pytest.fixture
+def conf(tmp_path):
+    """A config for this machine: synthetic camera, dummy screen, a temporary state directory."""
+    state = tmp_path / "state"
+    state.mkdir()
+
+    def write(extra: str = "", camera: str = '"synthetic"', driver: str = "dummy"):
+        path = tmp_path / "config.toml"
+        path.write_text(f'state_dir = "{state}"\n{extra}\n[camera]\nsource = {camera}\nsize = [320, 240]\n'
+                        f'[display]\ndriver = "{driver}"\n')
+        return path
+
+    write.state = state
+    return write
+
+
+def selftest(capsys, *args) -> tuple[int, dict[str, tuple[str, str]]]:
+    code = main(["selftest", *args])
+    lines = capsys.readouterr().out.splitlines()
+    parts = {}
+    for line in lines:
+        status, name, detail = line.split(None, 2)
+        parts[name] = (status, detail)
+    assert len(parts) == len(lines)
+    return code, parts
+
+
+def test_every_part_passes_on_a_working_setup(conf, capsys):
+    code, parts = selftest(capsys, "--config", str(conf()))
+    assert code == 0
+    assert list(parts) == ["config", "camera", "display", "gpio", "state", "fonts"]
+    assert all(status == "ok" for status, _ in parts.values()), parts
+    assert "320x240 frame" in parts["camera"][1]
+    assert "dummy" in parts["display"][1]
+    assert "REVEAL GPIO 17" in parts["gpio"][1]
+    assert "no saved games yet" in parts["state"][1]
+
+
+def test_a_bad_config_fails_naming_the_key_and_the_rest_still_run(conf, capsys):
+    path = conf()
+    path.write_text(path.read_text() + "[gpio]\nreveal_pin = 99\n")
+    code, parts = selftest(capsys, "--config", str(path), "--only", "config,state,fonts")
+    assert code == 1
+    assert parts["config"][0] == "FAIL" and "gpio.reveal_pin" in parts["config"][1]
+    assert parts["fonts"][0] == "ok" and parts["state"][0] in ("ok", "FAIL")
+
+
+def test_a_camera_without_frames_fails(conf, capsys, tmp_path):
+    empty = tmp_path / "no-frames"
+    empty.mkdir()
+    code, parts = selftest(capsys, "--config", str(conf(camera=f'"{empty}"')), "--only", "camera")
+    assert code == 1 and parts["camera"][0] == "FAIL" and "no images" in parts["camera"][1]
+
+
+def test_a_display_driver_that_cannot_start_fails(conf, capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # restored after the check sets it
+    code, parts = selftest(capsys, "--config", str(conf(driver="x11")), "--only", "display")
+    assert code == 1 and parts["display"][0] == "FAIL" and "x11" in parts["display"][1]
+
+
+def test_a_button_held_down_or_shorted_fails(conf, capsys, mock_pins):
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    class ShortedToGround(MockPin):
+        def _set_pull(self, value):
+            super()._set_pull(value)
+            self._change_state(False)  # low whatever the pull-up says
+
+    mock_pins.close()
+    Device.pin_factory = MockFactory(pin_class=ShortedToGround)
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "gpio")
+    assert code == 1 and "held down now: REVEAL (GPIO 17)" in parts["gpio"][1]
+
+
+def test_extra_buttons_and_the_led_are_claimed(conf, capsys):
+    path = conf('[gpio]\nreveal_led_pin = 18\nbuttons = { undo = 27 }')
+    code, parts = selftest(capsys, "--config", str(path), "--only", "gpio")
+    assert code == 0 and "undo GPIO 27" in parts["gpio"][1]
+
+
+def test_no_gpio_at_all_fails_with_a_hint(conf, capsys, monkeypatch):
+    from gpiozero import Device
+
+    Device.pin_factory.close()
+    Device.pin_factory = None
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "nosuchfactory")
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "gpio")
+    assert code == 1 and parts["gpio"][0] == "FAIL"
+    from gpiozero.pins.mock import MockFactory
+
+    Device.pin_factory = MockFactory()  # for the fixture's teardown
+
+
+def test_a_missing_state_directory_fails(conf, capsys):
+    path = conf()
+    path.write_text(path.read_text().replace(str(conf.state), str(conf.state / "gone")))
+    code, parts = selftest(capsys, "--config", str(path), "--only", "state")
+    assert code == 1 and "does not exist" in parts["state"][1]
+
+
+def test_saved_games_are_counted_and_a_damaged_file_is_reported_not_touched(conf, capsys):
+    path = conf()
+    with Store.open(conf.state) as store:
+        store.start_game({"game": "yacht", "players": ["Ann"], "rules": {}})
+    code, parts = selftest(capsys, "--config", str(path), "--only", "state")
+    assert code == 0 and "1 saved games" in parts["state"][1]
+    (conf.state / FILENAME).write_text("not a database")
+    code, parts = selftest(capsys, "--config", str(path), "--only", "state")
+    assert code == 0 and "move it aside" in parts["state"][1]
+    assert (conf.state / FILENAME).read_text() == "not a database"
+    assert sorted(p.name for p in conf.state.iterdir()) == [FILENAME]  # nothing left behind
+
+
+def test_unknown_check_names_are_refused(conf, capsys):
+    assert main(["selftest", "--config", str(conf()), "--only", "camera,coffee"]) == 2
+    assert "coffee" in capsys.readouterr().err
