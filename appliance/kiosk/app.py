@@ -1,0 +1,595 @@
+"""The kiosk's pure core: which screen is up, what is selected, and what each command does.
+
+No pygame here. The UI loop (``appliance.kiosk.loop``) turns pygame events and GPIO presses into
+``Command``s, feeds them to :meth:`App.handle`, calls :meth:`App.tick` every frame, asks
+:meth:`App.view` (``appliance.kiosk.view``) what to draw and draws it. A tap is resolved by the loop
+to the id of the choice under it (:meth:`App.choose`). Settled readings arrive as ``settled``
+commands; the session turns them into rolls when the game expects one.
+
+Screens: ``setup`` (game and players), ``names`` (type a player's name), ``play`` (the game),
+``correct`` (the reading was wrong), ``hand`` (enter the dice by hand), ``sheet`` (the Yacht score
+sheet), ``menu`` (undo, end the game, language), ``over`` (the winner and the evening's counts).
+
+Choice ids are "verb" or "verb:argument" (e.g. "announce:54", "pick:Bo", "declare:full_house").
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+from appliance import i18n
+from appliance.i18n import _
+from appliance.inputs import Command
+from appliance.kiosk.words import Announcement
+from appliance.session import Outcome, Session, counts_total
+
+log = logging.getLogger(__name__)
+
+GAMES = ("maexle", "biscuit", "yacht")
+MIN_PLAYERS = {"maexle": 2, "biscuit": 3, "yacht": 1}
+MAX_PLAYERS = {"maexle": 20, "biscuit": 20, "yacht": 8}
+MAX_NAME = 14  # characters: a name must fit a score sheet column
+
+
+@dataclass
+class Hooks:
+    """What the world outside the core wants to hear (all optional).
+
+    announce(list[Announcement]): every outcome's announcements, when they are taken (the demo's
+        transcript, the voice). expect(dice: int | None): how many dice the camera should look for
+        now (the settle detector's input). reread(): read the dice lying now again (after an undo).
+    """
+
+    announce: Callable[[list[Announcement]], None] | None = None
+    expect: Callable[[int | None], None] | None = None
+    reread: Callable[[], None] | None = None
+
+
+@dataclass
+class Banner:
+    """The announcement on screen and the store's seq to mark once it showed."""
+
+    announcement: Announcement
+    seq: int | None = None
+    last_of_outcome: bool = True
+
+
+@dataclass
+class App:
+    """The kiosk's state. Construct, then :meth:`resume` (a saved game) or let the table set up.
+
+    store: ``appliance.store.Store`` or None (nothing survives a restart).
+    drink_word: the config's unit ("sip", "drink", "point", ...).
+    rules: {game: {switch: value}} house rules from the config (RULES.md names).
+    players: the seats to start the setup screen with.
+    yacht_hint, maexle_odds: show the coach's hint line (config [coach]).
+    clock: monotonic seconds (injectable for tests and the headless demo).
+    banner_s: how long each announcement stays up (s), unless tapped away.
+    """
+
+    store: object | None = None
+    drink_word: str = "sip"
+    rules: dict = field(default_factory=dict)
+    players: list[str] = field(default_factory=list)
+    yacht_hint: bool = False
+    maexle_odds: bool = False
+    clock: Callable[[], float] = time.monotonic
+    banner_s: float = 2.8
+    hooks: Hooks = field(default_factory=Hooks)
+
+    def __post_init__(self) -> None:
+        self.screen = "setup"
+        self.game_kind = "maexle"
+        self.seats: list[str] = list(self.players) or [_("Player {n}").format(n=n) for n in (1, 2, 3)]
+        self.session: Session | None = None
+        self.editing: int | None = None      # the seat being named (None: a new seat)
+        self.typed = ""
+        self.layout = "latin"                # on-screen keyboard: latin | cyrillic
+        self.sub = ""                        # play sub-picker: "" | "believe" | "breaker"
+        self.picked: list[str] = []          # a multi-pick in progress
+        self.hand: list[int] = []            # dice entered by hand
+        self.hand_focus = 0
+        self.undo_before_hand = False        # the hand entry replaces the last roll
+        self.banners: deque[Banner] = deque()
+        self.banner: Banner | None = None
+        self.banner_until = 0.0
+        self.message = ""
+        self.message_until = 0.0
+        self.focus = -1
+        self.quit = False
+        self._ended_sessions: list[Session] = []  # without a store: the evening's ended games
+        self._last_expect: int | None | str = "unset"
+        self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
+
+    # -- starting -----------------------------------------------------------------------------------
+
+    def resume(self) -> bool:
+        """Continue the store's unfinished game where it was (same state, same screen); the
+        announcements cut off by the power cut are shown again. Returns True if a game resumed.
+        A store notice (a damaged file moved aside) is shown as the message."""
+        if self.store is None:
+            return False
+        notice = getattr(self.store, "notice", None)
+        if notice:
+            self.say(notice, seconds=12)
+        try:
+            found = Session.resume(self.store, drink_word=self.drink_word)
+        except ValueError as exc:
+            log.error("the saved game does not replay: %s", exc)
+            self.say(_("The saved game could not be continued: {error}").format(error=exc), seconds=12)
+            return False
+        if found is None:
+            return False
+        self.session, pending = found
+        self.game_kind = self.session.kind
+        self.seats = list(self.session.players)
+        self.screen = "over" if self.session.over else "play"
+        for outcome in pending:
+            self._took(outcome)
+        self._expect()
+        return True
+
+    def start_game(self) -> bool:
+        """Start ``game_kind`` with ``seats`` (the setup screen's Start). False, with a message, when
+        the engine refuses the setup (too few players, a duplicate name)."""
+        if self.session is not None and not self.session.ended:
+            self.session.end()
+            self._ended(self.session)
+        setup = {"game": self.game_kind, "players": list(self.seats), "rules": dict(self.rules.get(self.game_kind, {}))}
+        try:
+            self.session = Session.start(setup, store=self.store, drink_word=self.drink_word)
+        except ValueError as exc:
+            self.say(_("Cannot start: {reason}").format(reason=exc))
+            return False
+        self.screen, self.sub, self.picked = "play", "", []
+        self.focus = -1
+        self.last_seen = ()
+        self._expect()
+        return True
+
+    # -- the queue ----------------------------------------------------------------------------------
+
+    def handle(self, cmd: Command) -> None:
+        """Do what ``cmd`` means now. Never raises for anything the table does; a bug in a handler is
+        logged and shown as a message by the loop."""
+        name = cmd.name
+        if name != "settled":
+            self.message = ""
+        if name == "settled":
+            self.on_reading(cmd.arg)
+        elif name == "reveal":
+            self._reveal_button()
+        elif name == "correct":
+            if self.session is not None and self.screen in ("play", "correct"):
+                self._open_correction()
+        elif name == "select":
+            self.select(int(cmd.arg))
+        elif name == "move":
+            self._move(int(cmd.arg))
+        elif name == "activate":
+            self._activate()
+        elif name == "back":
+            self.back()
+        elif name == "text":
+            if self.screen == "names":
+                self._type(str(cmd.arg))
+        elif name == "erase":
+            if self.screen == "names":
+                self.typed = self.typed[:-1]
+        elif name == "press":
+            self._extra_button(str(cmd.arg))
+        elif name == "quit":
+            self.quit = True
+        elif name == "tap":
+            pass  # the loop resolves taps to choose(); a tap on nothing does nothing
+        self._expect()
+
+    def on_reading(self, reading) -> None:
+        """A settled reading from the camera pipeline."""
+        if self.session is None or self.screen not in ("play", "correct"):
+            return
+        outcome = self.session.dice(reading)
+        if outcome.accepted:
+            self.screen, self.sub = "play", ""
+            self._took(outcome)
+        elif outcome.problem:
+            self.say(outcome.problem)
+
+    def tick(self) -> None:
+        """Once per frame: move the announcement queue on and let old messages go."""
+        now = self.clock()
+        if self.banner is not None and now >= self.banner_until:
+            self.banner = None
+        if self.banner is None and self.banners:
+            self._show_next_banner(now)
+        if self.message and now >= self.message_until:
+            self.message = ""
+
+    def dismiss_banner(self) -> None:
+        """A tap on the announcement: show the next one at once."""
+        self.banner = None
+        self.tick()
+
+    def say(self, text: str, seconds: float = 6.0) -> None:
+        """A message line for the table (a problem, a hint) for ``seconds``."""
+        self.message = text
+        self.message_until = self.clock() + seconds
+
+    # -- choices ------------------------------------------------------------------------------------
+
+    def choices(self) -> list:
+        """The choices on screen now, in their keyboard order."""
+        from appliance.kiosk.view import build
+
+        return build(self).choices
+
+    def select(self, n: int) -> None:
+        """The n-th choice (1-based), as a digit key picks it; in the hand entry a digit 1-6 sets
+        the next die."""
+        if self.screen == "hand" and 1 <= n <= 6:
+            if self.hand:
+                self.hand[self.hand_focus] = n
+                self.hand_focus = (self.hand_focus + 1) % len(self.hand)
+            return
+        enabled = [c for c in self.choices() if c.style != "disabled"]
+        if 1 <= n <= len(enabled):
+            self.choose(enabled[n - 1].id)
+
+    def choose(self, cid: str) -> None:
+        """A choice was pressed (tap, digit, Enter on the focused one)."""
+        verb, _sep, arg = cid.partition(":")
+        handler = getattr(self, f"_c_{verb}", None)
+        if handler is None:
+            log.warning("no handler for choice %r", cid)
+            return
+        self.message = ""
+        handler(arg)
+        self._expect()
+
+    def back(self) -> None:
+        """Esc / Back: leave a sub-picker or a dialog."""
+        if self.screen == "play" and (self.sub or self.picked):
+            self.sub, self.picked = "", []
+        elif self.screen in ("correct", "hand", "sheet", "menu"):
+            self.screen = "play" if self.session and not self.session.over else ("over" if self.session else "setup")
+        elif self.screen == "names":
+            self.screen = "setup"
+
+    # -- play choices (ids from appliance.kiosk.view) ------------------------------------------------
+
+    def _act(self, action: dict) -> bool:
+        """Give the session a choice of the table; True if the engine took it."""
+        if self.session is None:
+            return False
+        outcome = self.session.act(action, source="kiosk")
+        if outcome.accepted:
+            self._took(outcome)
+        else:
+            self.say(outcome.problem)
+        return outcome.accepted
+
+    def _c_announce(self, arg: str) -> None:
+        if self._act({"announce": int(arg)}):
+            self.sub = ""
+
+    def _c_believe(self, _arg: str) -> None:
+        self.sub = "believe"
+
+    def _c_reveal(self, _arg: str) -> None:
+        self._act({"reveal": True})
+
+    def _c_accept(self, _arg: str) -> None:
+        self._act({"accept": True})
+
+    def _c_self_reveal(self, _arg: str) -> None:
+        self._act({"self_reveal": True})
+
+    def _c_blind_pass(self, _arg: str) -> None:
+        self._act({"blind_pass": True})
+
+    def _c_pick(self, name: str) -> None:
+        """One player picked: a pick of one is taken at once; more are collected, then confirmed."""
+        need = self.session.need if self.session else None
+        if need is None or need.kind != "pick":
+            return
+        count = int(need.raw.get("count", 1))
+        repeats = bool(need.raw.get("repeats"))
+        if count == 1:
+            self._act({"pick": [name]})
+            return
+        if name in self.picked and not repeats:
+            self.picked.remove(name)
+        elif len(self.picked) < count:
+            self.picked.append(name)
+        if len(self.picked) == count and not repeats:
+            self._c_picked("")
+
+    def _c_unpick(self, _arg: str) -> None:
+        if self.picked:
+            self.picked.pop()
+
+    def _c_picked(self, _arg: str) -> None:
+        if self._act({"pick": list(self.picked)}):
+            self.picked = []
+
+    def _c_thumbs(self, name: str) -> None:
+        self._act({"thumbs_last": name})
+
+    def _c_breaker(self, _arg: str) -> None:
+        self.sub = "breaker"
+
+    def _c_broke(self, name: str) -> None:
+        if self._act({"rule_broken": name}):
+            self.sub = ""
+
+    def _c_declare(self, category: str) -> None:
+        self._act({"declare": category})
+
+    def _c_stop(self, _arg: str) -> None:
+        self._act({"stop": True})
+
+    def _c_fix(self, _arg: str) -> None:
+        self._open_correction()
+
+    def _c_menu(self, _arg: str) -> None:
+        self.screen = "menu"
+
+    def _c_sheet(self, _arg: str) -> None:
+        self.screen = "sheet"
+
+    def _c_back(self, _arg: str) -> None:
+        self.back()
+
+    def _c_dismiss(self, _arg: str) -> None:
+        self.dismiss_banner()
+
+    # -- correction ---------------------------------------------------------------------------------
+
+    def _open_correction(self) -> None:
+        if self.session is None or self.session.over:
+            return
+        self.screen = "correct"
+
+    def _c_reread(self, _arg: str) -> None:
+        """Undo the last roll and let the camera read the dice lying there again."""
+        if self.session is None:
+            return
+        if self.session.last_action and "roll" in self.session.last_action:
+            outcome = self.session.undo(source="kiosk")
+            if not outcome.accepted:
+                self.say(outcome.problem)
+                return
+            self._took(outcome, quiet=True)
+        self.screen = "play"
+        self.say(_("Reading the dice again…"))
+        if self.hooks.reread:
+            self.hooks.reread()
+
+    def _c_hand(self, _arg: str) -> None:
+        """Enter the dice by hand: for the roll expected now, or in place of the last roll."""
+        if self.session is None:
+            return
+        need = self.session.need
+        last = self.session.last_action
+        if need.dice:
+            self.undo_before_hand = False
+            n, start = need.dice, list(self.last_seen) if len(self.last_seen) == need.dice else None
+        elif last and "roll" in last:
+            self.undo_before_hand = True
+            n, start = len(last["roll"]), list(last["roll"])
+        else:
+            self.say(_("No roll to enter now"))
+            return
+        self.hand = start or [1] * n
+        self.hand_focus = 0
+        self.screen = "hand"
+
+    def _c_undo(self, _arg: str) -> None:
+        if self.session is None:
+            return
+        outcome = self.session.undo(source="kiosk")
+        if outcome.accepted:
+            self._took(outcome)
+            self.screen, self.sub, self.picked = "play", "", []
+        else:
+            self.say(outcome.problem)
+
+    def _c_die(self, arg: str) -> None:
+        i = int(arg)
+        if 0 <= i < len(self.hand):
+            self.hand[i] = self.hand[i] % 6 + 1
+            self.hand_focus = i
+
+    def _c_handok(self, _arg: str) -> None:
+        if self.session is None:
+            return
+        if self.undo_before_hand:
+            outcome = self.session.undo(source="kiosk")
+            if not outcome.accepted:
+                self.say(outcome.problem)
+                return
+            self._took(outcome, quiet=True)
+        outcome = self.session.by_hand(self.hand)
+        if outcome.accepted:
+            self._took(outcome)
+            self.screen = "play"
+        else:
+            self.say(outcome.problem)
+
+    # -- menu and game over -------------------------------------------------------------------------
+
+    def _c_end(self, _arg: str) -> None:
+        """End this game now (Biscuit has no end of its own): its counts join the evening's."""
+        if self.session is not None and not self.session.ended:
+            self.session.end()
+            self._ended(self.session)
+        self.screen = "over"
+
+    def _c_again(self, _arg: str) -> None:
+        self.start_game()
+
+    def _c_new(self, _arg: str) -> None:
+        if self.session is not None and not self.session.ended:
+            self.session.end()
+            self._ended(self.session)
+        self.session = None
+        self.screen = "setup"
+
+    def _c_lang(self, _arg: str) -> None:
+        langs = i18n.LANGUAGES
+        i18n.set_language(langs[(langs.index(i18n.language()) + 1) % len(langs)])
+
+    # -- setup and names ----------------------------------------------------------------------------
+
+    def _c_game(self, kind: str) -> None:
+        if kind in GAMES:
+            self.game_kind = kind
+
+    def _c_start(self, _arg: str) -> None:
+        self.start_game()
+
+    def _c_seat(self, arg: str) -> None:
+        self.editing = int(arg)
+        self.typed = self.seats[self.editing]
+        self.screen = "names"
+
+    def _c_add(self, _arg: str) -> None:
+        if len(self.seats) >= MAX_PLAYERS[self.game_kind]:
+            self.say(_("No more seats at this game"))
+            return
+        self.editing, self.typed = None, ""
+        self.screen = "names"
+
+    def _c_up(self, arg: str) -> None:
+        i = int(arg)
+        if 0 < i < len(self.seats):
+            self.seats[i - 1], self.seats[i] = self.seats[i], self.seats[i - 1]
+
+    def _c_del(self, arg: str) -> None:
+        i = int(arg)
+        if 0 <= i < len(self.seats) and len(self.seats) > 1:
+            del self.seats[i]
+
+    def _c_key(self, ch: str) -> None:
+        self._type(ch)
+
+    def _c_space(self, _arg: str) -> None:
+        self._type(" ")
+
+    def _c_erase(self, _arg: str) -> None:
+        self.typed = self.typed[:-1]
+
+    def _c_layout(self, _arg: str) -> None:
+        self.layout = "cyrillic" if self.layout == "latin" else "latin"
+
+    def _c_named(self, _arg: str) -> None:
+        name = " ".join(self.typed.split())
+        if not name:
+            self.say(_("Type a name first"))
+            return
+        others = [s for i, s in enumerate(self.seats) if i != self.editing]
+        if name in others:
+            self.say(_("{name} is already seated").format(name=name))
+            return
+        if self.editing is None:
+            self.seats.append(name)
+        else:
+            self.seats[self.editing] = name
+        self.screen = "setup"
+
+    def _type(self, ch: str) -> None:
+        if len(self.typed) + len(ch) <= MAX_NAME:
+            self.typed += ch
+
+    # -- keyboard focus -----------------------------------------------------------------------------
+
+    def _move(self, step: int) -> None:
+        n = len([c for c in self.choices() if c.style != "disabled"])
+        if n:
+            self.focus = (self.focus + step) % n if self.focus >= 0 else (0 if step > 0 else n - 1)
+
+    def _activate(self) -> None:
+        enabled = [c for c in self.choices() if c.style != "disabled"]
+        if 0 <= self.focus < len(enabled):
+            self.choose(enabled[self.focus].id)
+        elif self.screen == "names":
+            self._c_named("")
+
+    # -- buttons ------------------------------------------------------------------------------------
+
+    def _reveal_button(self) -> None:
+        """The REVEAL button: accepted only when the game expects a reveal (RULES.md §1)."""
+        need = self.session.need if self.session is not None and self.screen == "play" else None
+        if need is not None and "reveal" in need.actions:
+            self._act({"reveal": True})
+        elif need is not None and need.kind == "lift":
+            self.say(_("Lift the cup: the camera reads the dice"))
+        elif self.banner is not None:
+            self.dismiss_banner()
+        else:
+            self.say(_("Nothing to reveal now"))
+
+    def _extra_button(self, name: str) -> None:
+        """An extra GPIO button (config [gpio.buttons]): the action it names, if the game takes it."""
+        if self.session is None or self.screen != "play":
+            return
+        if name == "undo":
+            self._c_undo("")
+        elif name == "menu":
+            self.screen = "menu"
+        elif name == "rule_broken":
+            self._c_breaker("")
+        elif name in ("accept", "self_reveal", "stop"):
+            self._act({name: True})
+
+    # -- outcomes -----------------------------------------------------------------------------------
+
+    def _took(self, outcome: Outcome, quiet: bool = False) -> None:
+        """An accepted action: queue its announcements (the store marks them once they show)."""
+        if outcome.action and "roll" in outcome.action:
+            self.last_seen = tuple(outcome.action["roll"])
+        self.focus = -1
+        items = [] if quiet else outcome.announcements
+        if self.hooks.announce and items:
+            self.hooks.announce(items)
+        if not items and self.session is not None:
+            self.session.announced(outcome.seq)
+        for i, a in enumerate(items):
+            self.banners.append(Banner(a, outcome.seq, last_of_outcome=i == len(items) - 1))
+        if self.session is not None and self.session.over:
+            self._ended(self.session)
+            self.screen = "over"
+        self.tick()
+
+    def _show_next_banner(self, now: float) -> None:
+        self.banner = self.banners.popleft()
+        self.banner_until = now + self.banner_s
+        if self.banner.last_of_outcome and self.session is not None:
+            self.session.announced(self.banner.seq)
+
+    def _ended(self, session: Session) -> None:
+        if self.store is None and all(s is not session for s in self._ended_sessions):
+            self._ended_sessions.append(session)
+
+    def evening(self) -> dict[str, dict[str, int]]:
+        """The evening's counts: ended games (from the store, or kept in memory) plus this game."""
+        if self.store is not None:
+            ended = [self.store.evening()]
+        else:
+            ended = [s.tally() for s in self._ended_sessions]
+        current = [self.session.tally()] if self.session is not None and not self.session.ended else []
+        return counts_total(*ended, *current)
+
+    def _expect(self) -> None:
+        """Tell the camera pipeline how many dice to look for (when it changed)."""
+        dice = None
+        if self.session is not None and self.screen in ("play", "correct") and not self.session.over:
+            dice = self.session.need.dice
+        if dice != self._last_expect:
+            self._last_expect = dice
+            if self.hooks.expect:
+                self.hooks.expect(dice)

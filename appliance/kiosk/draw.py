@@ -1,0 +1,440 @@
+"""Drawing a ``View`` with pygame: one layout per screen, scaled from the window size.
+
+``draw(surface, view, theme, camera=...) -> hits`` paints the whole screen and returns where each
+choice landed, ``[(pygame.Rect, choice id), ...]``, topmost last, for resolving taps
+(:func:`hit`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a TV).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+
+from appliance.i18n import _
+from appliance.kiosk import theme as th
+from appliance.kiosk import widgets as w
+from appliance.kiosk.view import Choice, Row, Sheet, View
+
+Hits = list[tuple[pygame.Rect, str]]
+
+
+@dataclass
+class CameraFeed:
+    """What the camera panel shows: the latest frame ((H, W, 3) uint8 BGR or None), the dice the
+    reader found in it (``vision.reading.Die``), whether that reading is ok, and a status line."""
+
+    frame: np.ndarray | None = None
+    dice: tuple = ()
+    ok: bool = True
+    status: str = ""
+
+
+def hit(hits: Hits, pos: tuple[int, int]) -> str | None:
+    """The id of the topmost choice under ``pos`` (window px), or None."""
+    for rect, cid in reversed(hits):
+        if rect.collidepoint(pos):
+            return cid
+    return None
+
+
+def draw(surface: pygame.Surface, view: View, t: th.Theme, camera: CameraFeed | None = None) -> Hits:
+    """Paint ``view`` on ``surface`` (the whole window); returns the choices' hit rects."""
+    surface.fill(th.BACKGROUND)
+    hits: Hits = []
+    layout = {
+        "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
+        "sheet": _sheet_screen, "menu": _menu, "over": _over,
+    }.get(view.screen, _menu)
+    layout(surface, view, t, hits, camera or CameraFeed())
+    if view.message:
+        _message(surface, view.message, t)
+    if view.banner is not None:
+        _banner(surface, view, t, hits)
+    return hits
+
+
+# -------------------------------------------------------------------------------- shared pieces
+
+def _numbered(view: View) -> dict[str, str]:
+    """choice id -> its digit key (the first ten enabled choices: 1-9, 0)."""
+    keys = {}
+    for n, c in enumerate([c for c in view.choices if c.style != "disabled"][:10], 1):
+        keys.setdefault(c.id, str(n % 10))
+    return keys
+
+
+def _focused_id(view: View) -> str | None:
+    enabled = [c for c in view.choices if c.style != "disabled"]
+    return enabled[view.focus].id if 0 <= view.focus < len(enabled) else None
+
+
+def _buttons(surface, view: View, t: th.Theme, hits: Hits, choices: list[Choice], rects: list[pygame.Rect],
+             size: float = 24, keys: bool = True) -> None:
+    numbered = _numbered(view) if keys else {}
+    focused = _focused_id(view)
+    for c, r in zip(choices, rects):
+        w.button(surface, t, r, c.label, sub=c.sub, style=c.style, focused=c.id == focused,
+                 key=numbered.get(c.id, "") if c.style != "disabled" else "", size=size)
+        if c.style != "disabled":
+            hits.append((r, c.id))
+
+
+def grid(rect: pygame.Rect, n: int, columns: int, gap: int, max_h: int | None = None) -> list[pygame.Rect]:
+    """``n`` cells in ``columns`` columns filling ``rect`` row by row (at most ``max_h`` px high each)."""
+    if n <= 0:
+        return []
+    columns = max(1, min(columns, n))
+    rows = math.ceil(n / columns)
+    cw = (rect.width - gap * (columns - 1)) // columns
+    ch = (rect.height - gap * (rows - 1)) // rows
+    if max_h:
+        ch = min(ch, max_h)
+    return [pygame.Rect(rect.x + (i % columns) * (cw + gap), rect.y + (i // columns) * (ch + gap), cw, ch)
+            for i in range(n)]
+
+
+def _bar(surface, view: View, t: th.Theme, hits: Hits, right: int, top: int, height: int) -> int:
+    """The small header buttons, right-aligned ending at ``right``; returns their left edge."""
+    width = t.px(112)
+    x = right
+    rects = []
+    for _c in view.bar:
+        x -= width
+        rects.append(pygame.Rect(x, top, width, height))
+        x -= t.gap
+    for c, r in zip(view.bar, rects):
+        w.button(surface, t, r, c.label, style=c.style, size=18)
+        hits.append((r, c.id))
+    return x
+
+
+def _header(surface, view: View, t: th.Theme, hits: Hits) -> pygame.Rect:
+    """Game title and whose turn on the left, the bar buttons on the right; returns the body rect."""
+    W, H = surface.get_size()
+    m = t.gap
+    h = t.px(76)
+    left = _bar(surface, view, t, hits, W - m, m, h - 2 * m) if view.bar else W - m
+    title = pygame.Rect(m * 2, m, left - 3 * m, t.px(22))
+    w.text(surface, t, view.title, title, size=17, colour=th.MUTED, align="left")
+    if view.player:
+        who = pygame.Rect(m * 2, title.bottom, left - 3 * m, h - title.bottom - m // 2)
+        w.text(surface, t, view.player, who, size=38, colour=th.ACCENT, bold=True, align="left")
+    else:
+        who = pygame.Rect(m * 2, title.bottom, left - 3 * m, h - title.bottom - m // 2)
+        w.text(surface, t, view.prompt, who, size=28, bold=True, align="left")
+    pygame.draw.line(surface, th.PANEL_EDGE, (m, h), (W - m, h), max(1, t.px(2)))
+    return pygame.Rect(m, h + m, W - 2 * m, H - h - 2 * m)
+
+
+def _standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: list[Row]) -> None:
+    """The players and their counts, whose turn highlighted; two columns when they do not fit."""
+    w.panel(surface, t, rect)
+    inner = rect.inflate(-2 * t.gap, -2 * t.gap)
+    head = pygame.Rect(inner.x, inner.y, inner.width, t.px(22))
+    w.text(surface, t, title, head, size=15, colour=th.MUTED, align="left")
+    body = pygame.Rect(inner.x, head.bottom + t.px(2), inner.width, inner.bottom - head.bottom - t.px(2))
+    if not rows:
+        return
+    row_h = min(t.px(34), body.height // len(rows)) if rows else 0
+    columns = 1
+    while row_h < t.px(22) and columns < 3:
+        columns += 1
+        per = math.ceil(len(rows) / columns)
+        row_h = min(t.px(34), body.height // per)
+    per = math.ceil(len(rows) / columns)
+    col_w = (body.width - t.gap * (columns - 1)) // columns
+    size = max(11.0, min(22.0, row_h / t.unit * 0.62))
+    for i, row in enumerate(rows):
+        r = pygame.Rect(body.x + (i // per) * (col_w + t.gap), body.y + (i % per) * row_h, col_w, row_h - t.px(2))
+        if row.current:
+            pygame.draw.rect(surface, th.BUTTON, r, border_radius=t.px(6))
+            pygame.draw.rect(surface, th.ACCENT, (r.x, r.y, t.px(5), r.height), border_radius=t.px(2))
+        colour = th.MUTED if row.dim else (th.ACCENT if row.mark == "winner" else th.TEXT)
+        value_w = int(r.width * 0.2)
+        note_w = int(r.width * 0.28) if row.note or row.mark else 0
+        name_r = pygame.Rect(r.x + t.px(9), r.y, r.width - value_w - note_w - t.px(14), r.height)
+        w.text(surface, t, row.name, name_r, size=size, colour=colour, bold=row.current, align="left")
+        if note_w:
+            note_r = pygame.Rect(name_r.right + t.px(2), r.y + t.px(3), note_w - t.px(4), r.height - t.px(6))
+            if row.mark in ("biscuit", "cup", "winner"):
+                label = {"biscuit": _("Biscuit"), "cup": _("cup"), "winner": _("winner")}[row.mark]
+                pygame.draw.rect(surface, th.ACCENT, note_r, border_radius=t.px(8))
+                w.text(surface, t, label, note_r.inflate(-t.px(4), 0), size=size * 0.7, colour=th.ACCENT_TEXT, bold=True)
+            else:
+                w.text(surface, t, row.note, note_r, size=size * 0.75, colour=th.MUTED, align="right")
+        value_r = pygame.Rect(r.right - value_w - t.px(6), r.y, value_w, r.height)
+        w.text(surface, t, row.value, value_r, size=size * 1.1, colour=th.DANGER if row.alert and not row.dim
+               else colour, bold=True, align="right")
+
+
+def _sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> None:
+    """The Yacht score sheet: players across, categories down, totals at the bottom."""
+    w.panel(surface, t, rect)
+    inner = rect.inflate(-t.gap, -t.gap)
+    n_rows = len(sheet.categories) + 2
+    row_h = inner.height // n_rows
+    label_w = int(inner.width * (0.34 if len(sheet.players) <= 4 else 0.28))
+    col_w = (inner.width - label_w) // max(1, len(sheet.players))
+    size = max(10.0, min(20.0, row_h / t.unit * 0.62))
+    y = inner.y
+    for j, p in enumerate(sheet.players):
+        r = pygame.Rect(inner.x + label_w + j * col_w, y, col_w, row_h)
+        if sheet.current == j:
+            pygame.draw.rect(surface, th.BUTTON, pygame.Rect(r.x, inner.y, r.width, row_h * n_rows), border_radius=t.px(4))
+        w.text(surface, t, p, r.inflate(-t.px(4), 0), size=size, colour=th.ACCENT if sheet.current == j else th.TEXT,
+               bold=True)
+    for i, name in enumerate(sheet.categories):
+        y = inner.y + (i + 1) * row_h
+        if sheet.declared == i:
+            pygame.draw.rect(surface, th.SELECTED, pygame.Rect(inner.x, y, inner.width, row_h), width=max(2, t.px(2)),
+                             border_radius=t.px(4))
+        if i % 2 == 0:
+            shade = pygame.Surface((inner.width, row_h), pygame.SRCALPHA)
+            shade.fill((255, 255, 255, 12))
+            surface.blit(shade, (inner.x, y))
+        w.text(surface, t, name, pygame.Rect(inner.x + t.px(6), y, label_w - t.px(8), row_h), size=size,
+               colour=th.MUTED, align="left")
+        for j, cell in enumerate(sheet.cells[i]):
+            r = pygame.Rect(inner.x + label_w + j * col_w, y, col_w, row_h)
+            w.text(surface, t, cell, r, size=size, colour=th.MUTED if cell == "0" else th.TEXT, bold=cell not in ("", "0"))
+    y = inner.y + (len(sheet.categories) + 1) * row_h
+    pygame.draw.line(surface, th.PANEL_EDGE, (inner.x, y), (inner.right, y), max(1, t.px(2)))
+    w.text(surface, t, _("Total"), pygame.Rect(inner.x + t.px(6), y, label_w - t.px(8), row_h), size=size,
+           bold=True, align="left")
+    for j, total in enumerate(sheet.totals):
+        r = pygame.Rect(inner.x + label_w + j * col_w, y, col_w, row_h)
+        w.text(surface, t, total, r, size=size * 1.1, colour=th.ACCENT, bold=True)
+
+
+def _message(surface, text: str, t: th.Theme) -> None:
+    """A problem or notice line across the bottom of the screen."""
+    W, H = surface.get_size()
+    h = t.px(44)
+    r = pygame.Rect(t.gap, H - h - t.gap, W - 2 * t.gap, h)
+    w.panel(surface, t, r, colour=(70, 24, 26), edge=th.DANGER)
+    w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(4)), size=19, lines=2)
+
+
+def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
+    """The announcement, big across the middle of the screen; a tap on it shows the next one."""
+    W, H = surface.get_size()
+    a = view.banner
+    colour = th.TONES.get(a.tone, th.INFO)
+    r = pygame.Rect(0, 0, W - 4 * t.gap, int(H * 0.42))
+    r.center = (W // 2, int(H * 0.55))
+    shadow = pygame.Surface((W, H), pygame.SRCALPHA)
+    shadow.fill((0, 0, 0, 120))
+    surface.blit(shadow, (0, 0))
+    pygame.draw.rect(surface, colour, r, border_radius=t.px(18))
+    pygame.draw.rect(surface, th.TEXT, r, width=max(2, t.px(3)), border_radius=t.px(18))
+    fg = th.ACCENT_TEXT if a.tone in ("win", "good", "info") else th.TEXT
+    if a.detail:
+        main = pygame.Rect(r.x + t.px(16), r.y + t.px(8), r.width - t.px(32), int(r.height * 0.68))
+        sub = pygame.Rect(r.x + t.px(16), main.bottom, r.width - t.px(32), r.bottom - main.bottom - t.px(8))
+        w.text(surface, t, a.text, main, size=60, colour=fg, bold=True, lines=2)
+        w.text(surface, t, a.detail, sub, size=24, colour=fg, lines=2)
+    else:
+        w.text(surface, t, a.text, r.inflate(-t.px(32), -t.px(16)), size=64, colour=fg, bold=True, lines=2)
+    hits.append((r, "dismiss"))
+
+
+# ------------------------------------------------------------------------------------- screens
+
+def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    W, H = surface.get_size()
+    m = t.gap
+    top = pygame.Rect(2 * m, m, W - 4 * m, t.px(44))
+    w.text(surface, t, view.title, top, size=34, colour=th.ACCENT, bold=True, align="left")
+    sub = pygame.Rect(2 * m, top.bottom, W - 4 * m, t.px(26))
+    w.text(surface, t, view.prompt, sub, size=18, colour=th.MUTED, align="left")
+    games = [c for c in view.choices if c.id.startswith("game:")]
+    seats = [c for c in view.choices if c.id.startswith(("seat:", "up:", "del:"))]
+    bottom = [c for c in view.choices if c.id in ("add", "lang", "start")]
+    game_row = pygame.Rect(m, sub.bottom + m, W - 2 * m, t.px(78))
+    _buttons(surface, view, t, hits, games, grid(game_row, len(games), len(games), m), size=28)
+    foot = pygame.Rect(m, H - t.px(72) - m, W - 2 * m, t.px(72))
+    foot_rects = [pygame.Rect(foot.x, foot.y, int(foot.width * 0.28), foot.height),
+                  pygame.Rect(foot.x + int(foot.width * 0.28) + m, foot.y, int(foot.width * 0.22), foot.height)]
+    foot_rects.append(pygame.Rect(foot_rects[1].right + m, foot.y, foot.right - foot_rects[1].right - m, foot.height))
+    _buttons(surface, view, t, hits, bottom, foot_rects, size=26)
+    area = pygame.Rect(m, game_row.bottom + 2 * m, W - 2 * m, foot.y - game_row.bottom - 3 * m)
+    n = len(seats) // 3
+    columns = 2 if n <= 6 else (3 if n <= 9 else 4)
+    cells = grid(area, n, columns, m, max_h=t.px(70))
+    for i, cell in enumerate(cells):
+        name, up, delete = seats[3 * i: 3 * i + 3]
+        side = min(cell.height, t.px(60))
+        name_r = pygame.Rect(cell.x, cell.y, cell.width - 2 * (side + m // 2), cell.height)
+        up_r = pygame.Rect(name_r.right + m // 2, cell.y, side, cell.height)
+        del_r = pygame.Rect(up_r.right + m // 2, cell.y, side, cell.height)
+        _buttons(surface, view, t, hits, [name, up, delete], [name_r, up_r, del_r], size=24)
+
+
+def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    W, H = surface.get_size()
+    m = t.gap
+    head = pygame.Rect(2 * m, m, W - 4 * m, t.px(30))
+    w.text(surface, t, view.title, head, size=20, colour=th.MUTED, align="left")
+    field_r = pygame.Rect(m, head.bottom + m // 2, W - 2 * m, t.px(58))
+    w.panel(surface, t, field_r, colour=(8, 18, 14), edge=th.ACCENT)
+    shown = (view.text_field or "") + "▏"
+    w.text(surface, t, shown, field_r.inflate(-2 * m, -m), size=36, bold=True, align="left")
+    keys = [c for c in view.choices if c.id.startswith("key:")]
+    tools = [c for c in view.choices if not c.id.startswith("key:")]
+    foot = pygame.Rect(m, H - t.px(64) - m, W - 2 * m, t.px(64))
+    _buttons(surface, view, t, hits, tools, grid(foot, len(tools), len(tools), m), size=22, keys=False)
+    area = pygame.Rect(m, field_r.bottom + m, W - 2 * m, foot.y - field_r.bottom - 2 * m)
+    columns = 11 if len(keys) <= 33 else 12
+    _buttons(surface, view, t, hits, keys, grid(area, len(keys), columns, m // 2), size=24, keys=False)
+
+
+def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    body = _header(surface, view, t, hits)
+    m = t.gap
+    left_w = int(body.width * 0.38)
+    left = pygame.Rect(body.x, body.y, left_w, body.height)
+    right = pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height)
+    cam_h = min(int(left.width * 3 / 4), int(left.height * 0.62))
+    cam = pygame.Rect(left.x, left.y, left.width, cam_h)
+    w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
+    st = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
+    _standings(surface, t, st, view.standings_title, view.standings)
+    # Right column: the prompt, one line of state, the coach's hint, then the choices.
+    y = right.y
+    prompt_h = 0 if view.big_prompt else t.px(58)
+    if prompt_h:
+        w.text(surface, t, view.prompt, pygame.Rect(right.x, y, right.width, prompt_h), size=27, bold=True,
+               align="left", lines=2)
+        y += prompt_h
+    for line, colour, size in ((view.info, th.MUTED, 18), (view.hint, th.INFO, 17)):
+        if line:
+            w.text(surface, t, line, pygame.Rect(right.x, y, right.width, t.px(26)), size=size, colour=colour,
+                   align="left")
+            y += t.px(26)
+    rest = pygame.Rect(right.x, y + m, right.width, right.bottom - y - m)
+    if view.dice:
+        strip = pygame.Rect(rest.x, rest.y, rest.width, t.px(56))
+        w.dice_row(surface, t, strip, view.dice, max_side=t.px(52))
+        rest = pygame.Rect(rest.x, strip.bottom + m, rest.width, rest.bottom - strip.bottom - m)
+    if view.big_prompt:
+        _big_prompt(surface, view, t, rest)
+        return
+    few = len(view.choices) <= 2
+    if view.sheet is not None and few:
+        btn_h = t.px(64) if view.choices else 0
+        sheet_r = pygame.Rect(rest.x, rest.y, rest.width, rest.height - btn_h - (m if btn_h else 0))
+        _sheet(surface, t, sheet_r, view.sheet)
+        if view.choices:
+            row = pygame.Rect(rest.x, sheet_r.bottom + m, rest.width, btn_h)
+            _buttons(surface, view, t, hits, view.choices, grid(row, len(view.choices), len(view.choices), m))
+        return
+    columns = view.columns or (3 if len(view.choices) > 4 else 2)
+    rects = grid(rest, len(view.choices), columns, m, max_h=t.px(96))
+    _buttons(surface, view, t, hits, view.choices, rects, size=26 if columns <= 3 else 24)
+
+
+def _big_prompt(surface, view: View, t: th.Theme, rect: pygame.Rect) -> None:
+    """Roll / lift the cup: the one thing to do, big, with the sheet under it in Yacht."""
+    if view.sheet is not None:
+        top = pygame.Rect(rect.x, rect.y, rect.width, t.px(70))
+        w.panel(surface, t, top, colour=th.BUTTON, edge=th.ACCENT)
+        w.text(surface, t, view.prompt, top.inflate(-t.px(16), -t.px(8)), size=34, bold=True, colour=th.TEXT)
+        _sheet(surface, t, pygame.Rect(rect.x, top.bottom + t.gap, rect.width, rect.bottom - top.bottom - t.gap), view.sheet)
+        return
+    w.panel(surface, t, rect, colour=th.PANEL, edge=th.ACCENT)
+    icon = pygame.Rect(0, 0, rect.width, int(rect.height * 0.38))
+    icon.midtop = (rect.centerx, rect.y + int(rect.height * 0.1))
+    if view.title_key.endswith("-lift"):
+        w.cup(surface, t, icon)
+    else:
+        w.dice_row(surface, t, icon, [5, 2] if "yacht" not in view.title_key else [1, 2, 3, 4, 5], max_side=t.px(80))
+    label = pygame.Rect(rect.x + t.px(16), icon.bottom + t.px(8), rect.width - t.px(32), rect.bottom - icon.bottom - t.px(24))
+    w.text(surface, t, view.prompt, label, size=46, bold=True, colour=th.ACCENT, lines=2)
+
+
+def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    body = _titled(surface, view, t)
+    m = t.gap
+    left = pygame.Rect(body.x, body.y, int(body.width * 0.42), body.height)
+    cam = pygame.Rect(left.x, left.y, left.width, min(int(left.width * 0.75), left.height - t.px(80)))
+    w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
+    if view.dice:
+        strip = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
+        w.text(surface, t, _("Last roll"), pygame.Rect(strip.x, strip.y, strip.width, t.px(22)), size=15,
+               colour=th.MUTED, align="left")
+        w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + t.px(22), strip.width, strip.height - t.px(22)),
+                   view.dice, max_side=t.px(56))
+    right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
+    _buttons(surface, view, t, hits, view.choices, grid(right, len(view.choices), 1, m, max_h=t.px(84)), size=24)
+
+
+def _titled(surface, view: View, t: th.Theme) -> pygame.Rect:
+    """A dialog's title and question; returns the rest of the screen."""
+    W, H = surface.get_size()
+    m = t.gap
+    title = pygame.Rect(2 * m, m, W - 4 * m, t.px(40))
+    w.text(surface, t, view.title, title, size=30, colour=th.ACCENT, bold=True, align="left")
+    y = title.bottom
+    if view.prompt:
+        w.text(surface, t, view.prompt, pygame.Rect(2 * m, y, W - 4 * m, t.px(30)), size=20, align="left")
+        y += t.px(30)
+    return pygame.Rect(m, y + m, W - 2 * m, H - y - 2 * m)
+
+
+def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    body = _titled(surface, view, t)
+    m = t.gap
+    dice = [c for c in view.choices if c.id.startswith("die:")]
+    tools = [c for c in view.choices if not c.id.startswith("die:")]
+    foot = pygame.Rect(body.x, body.bottom - t.px(72), body.width, t.px(72))
+    _buttons(surface, view, t, hits, tools, grid(foot, len(tools), len(tools), m), size=28, keys=False)
+    area = pygame.Rect(body.x, body.y, body.width, foot.y - body.y - m)
+    side = min(area.height - t.px(20), (area.width - m * 4 * (len(dice) - 1)) // max(1, len(dice)))
+    total = side * len(dice) + 4 * m * (len(dice) - 1)
+    x = area.centerx - total // 2
+    for i, c in enumerate(dice):
+        r = pygame.Rect(x, area.centery - side // 2, side, side)
+        if i == view.dice_focus:
+            pygame.draw.rect(surface, th.ACCENT, r.inflate(t.px(12), t.px(12)), width=max(2, t.px(4)),
+                             border_radius=side // 5)
+        w.die(surface, r, int(c.label))
+        hits.append((r, c.id))
+        x += side + 4 * m
+
+
+def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    body = _titled(surface, view, t)
+    m = t.gap
+    back = pygame.Rect(body.right - t.px(140), t.gap, t.px(140), t.px(60))
+    _buttons(surface, view, t, hits, view.choices, [back], size=22)
+    if view.sheet is not None:
+        _sheet(surface, t, body, view.sheet)
+    del m
+
+
+def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    body = _titled(surface, view, t)
+    area = body.inflate(-int(body.width * 0.1), 0)
+    _buttons(surface, view, t, hits, view.choices, grid(area, len(view.choices), view.columns or 2, t.gap,
+                                                         max_h=t.px(90)), size=26)
+
+
+def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    W, H = surface.get_size()
+    m = t.gap
+    title = pygame.Rect(2 * m, m, W - 4 * m, t.px(28))
+    w.text(surface, t, view.title, title, size=20, colour=th.MUTED, align="left")
+    win = pygame.Rect(2 * m, title.bottom, W - 4 * m, t.px(70))
+    w.text(surface, t, view.prompt, win, size=52, colour=th.ACCENT, bold=True)
+    foot = pygame.Rect(m, H - t.px(76) - m, W - 2 * m, t.px(76))
+    _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), len(view.choices), m), size=28)
+    body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
+    if view.sheet is not None:
+        left = pygame.Rect(body.x, body.y, int(body.width * 0.4), body.height)
+        _standings(surface, t, left, view.standings_title, view.standings)
+        _sheet(surface, t, pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height), view.sheet)
+    else:
+        _standings(surface, t, body.inflate(-int(body.width * 0.2), 0), view.standings_title, view.standings)

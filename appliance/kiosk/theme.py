@@ -1,0 +1,104 @@
+"""The kiosk's look: colours, the font, and sizes scaled from the window height.
+
+Everything is sized from ``unit = height / 480`` so that the 7-inch 800x480 touch display and a
+1920x1080 TV show the same layout: text readable from 2 m, touch targets at least ~60 px on the
+small screen. Colours are high-contrast light-on-dark (a bar is dim; dark screens do not glare).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# A font that covers Latvian (ā, ē, ī, ū, ķ, ļ, ņ, š, ž ...) and Cyrillic. Looked up in this order:
+# one bundled in appliance/fonts, DejaVu Sans from Debian's fonts-dejavu-core (on Raspberry Pi OS),
+# anything fontconfig knows by that name; pygame's own font (Latin only) is the last resort.
+BUNDLED_FONTS = Path(__file__).resolve().parent.parent / "fonts"
+SYSTEM_FONTS = Path("/usr/share/fonts/truetype/dejavu")
+REGULAR, BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
+
+Colour = tuple[int, int, int]
+
+BACKGROUND: Colour = (14, 32, 26)      # dark bar-table felt
+PANEL: Colour = (24, 52, 42)
+PANEL_EDGE: Colour = (44, 88, 70)
+TEXT: Colour = (246, 241, 228)
+MUTED: Colour = (170, 190, 178)
+ACCENT: Colour = (244, 180, 52)       # gold: whose turn, the primary choice
+ACCENT_TEXT: Colour = (28, 22, 8)
+BUTTON: Colour = (40, 96, 74)
+BUTTON_EDGE: Colour = (76, 150, 116)
+DISABLED: Colour = (48, 60, 56)
+SELECTED: Colour = (88, 170, 255)
+DANGER: Colour = (226, 74, 78)         # drinks and penalties
+GOOD: Colour = (96, 208, 128)
+INFO: Colour = (88, 170, 255)
+DIE_FACE: Colour = (250, 248, 240)
+DIE_PIP: Colour = (24, 24, 24)
+
+# Announcement tones -> banner colour.
+TONES: dict[str, Colour] = {
+    "drink": DANGER, "penalty": DANGER, "win": ACCENT, "info": INFO, "good": GOOD, "error": DANGER,
+}
+
+
+def font_file(bold: bool = False) -> Path | None:
+    """The TTF file the kiosk draws with (bold or regular), or None for pygame's default font."""
+    name = BOLD if bold else REGULAR
+    for folder in (BUNDLED_FONTS, SYSTEM_FONTS):
+        if (folder / name).is_file():
+            return folder / name
+    try:
+        import pygame
+
+        found = pygame.font.match_font("dejavusans", bold=bold)
+    except Exception:  # no fontconfig: fall through to pygame's font
+        found = None
+    if found:
+        return Path(found)
+    log.warning("DejaVu Sans not found (apt install fonts-dejavu-core): Latvian and Cyrillic may not show")
+    return None
+
+
+@dataclass
+class Theme:
+    """Sizes for one window size, and a font cache. ``unit`` px = 1/480 of the window height."""
+
+    width: int
+    height: int
+
+    def __post_init__(self) -> None:
+        self.unit = self.height / 480.0
+        self._fonts: dict[tuple[int, bool], object] = {}
+        self._files = {False: font_file(False), True: font_file(True)}
+
+    def px(self, n: float) -> int:
+        """``n`` design px (at 480 px high) in window px."""
+        return max(1, round(n * self.unit))
+
+    @property
+    def touch(self) -> int:
+        """Minimum height of a touch target, px (60 at 480 high)."""
+        return self.px(60)
+
+    @property
+    def gap(self) -> int:
+        """The space between widgets, px."""
+        return self.px(8)
+
+    def font(self, size: float, bold: bool = False):
+        """A pygame Font ``size`` design px high (scaled to the window), cached."""
+        import pygame
+
+        px = self.px(size)
+        key = (px, bold)
+        if key not in self._fonts:
+            path = self._files[bold]
+            f = pygame.font.Font(str(path) if path else None, px)
+            if path is None and bold:
+                f.set_bold(True)
+            self._fonts[key] = f
+        return self._fonts[key]

@@ -1,0 +1,222 @@
+"""Drawing primitives of the kiosk: text that fits its box, buttons, dice faces, the camera view.
+
+Every text on screen is drawn by :func:`text`, which shrinks the font until the text fits its box
+and then reports ``(text, drawn rect, box)`` to ``text_hook`` when one is set: a test can check
+that no text overflows and no glyph is missing in any language.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pygame
+
+from appliance.kiosk import theme as th
+
+# Called with (text, drawn rect, box rect) for every text drawn; None in normal use.
+text_hook: Callable[[str, pygame.Rect, pygame.Rect], None] | None = None
+
+_MIN_SIZE = 9  # design px: below this a text is unreadable anyway; it is clipped instead
+
+
+def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bold: bool = False,
+                lines: int = 1):
+    """The largest font of at most ``size`` design px in which ``content`` fits ``box`` in at most
+    ``lines`` lines; returns (font, wrapped lines)."""
+    while True:
+        font = t.font(size, bold)
+        wrapped = wrap(content, font, box.width) if lines > 1 else [content]
+        fits = len(wrapped) <= lines and all(font.size(line)[0] <= box.width for line in wrapped) \
+            and font.get_linesize() * len(wrapped) <= box.height + font.get_linesize() * 0.25
+        if fits or size <= _MIN_SIZE:
+            return font, wrapped[:lines]
+        size *= 0.9
+
+
+def wrap(content: str, font, width: int) -> list[str]:
+    """``content`` broken into lines no wider than ``width`` px at word boundaries (a word wider than
+    the box stays on its own line)."""
+    out: list[str] = []
+    for paragraph in content.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            trial = f"{line} {word}" if line else word
+            if font.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                out.append(line)
+                line = word
+        out.append(line)
+    return out
+
+
+def text(surface: pygame.Surface, t: th.Theme, content: str, box: pygame.Rect, *, size: float = 22,
+         colour: th.Colour = th.TEXT, bold: bool = False, align: str = "center", lines: int = 1) -> pygame.Rect:
+    """Draw ``content`` inside ``box`` (shrunk to fit, wrapped to at most ``lines`` lines), aligned
+    "center" | "left" | "right" horizontally and centred vertically. Returns the drawn rect."""
+    if not content:
+        return pygame.Rect(box.x, box.y, 0, 0)
+    font, wrapped = fitted_font(t, content, size, box, bold=bold, lines=lines)
+    line_h = font.get_linesize()
+    total = pygame.Rect(0, 0, 0, 0)
+    y = box.centery - line_h * len(wrapped) // 2
+    for i, line in enumerate(wrapped):
+        img = font.render(line, True, colour)
+        r = img.get_rect()
+        r.y = y + i * line_h
+        if align == "left":
+            r.x = box.x
+        elif align == "right":
+            r.right = box.right
+        else:
+            r.centerx = box.centerx
+        clip = surface.get_clip()
+        surface.set_clip(box.inflate(2, 2).clip(clip) if clip else box)
+        surface.blit(img, r)
+        surface.set_clip(clip)
+        total = r.copy() if i == 0 else total.union(r)
+    if text_hook is not None:
+        text_hook(content, total, box)
+    return total
+
+
+def panel(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, colour: th.Colour = th.PANEL,
+          edge: th.Colour | None = th.PANEL_EDGE) -> None:
+    """A rounded panel."""
+    radius = t.px(10)
+    pygame.draw.rect(surface, colour, rect, border_radius=radius)
+    if edge:
+        pygame.draw.rect(surface, edge, rect, width=max(1, t.px(2)), border_radius=radius)
+
+
+STYLES = {
+    # style -> (fill, edge, text colour)
+    "normal": (th.BUTTON, th.BUTTON_EDGE, th.TEXT),
+    "primary": (th.ACCENT, th.ACCENT, th.ACCENT_TEXT),
+    "danger": (th.DANGER, th.DANGER, th.TEXT),
+    "selected": (th.SELECTED, th.SELECTED, th.ACCENT_TEXT),
+    "quiet": (th.PANEL, th.PANEL_EDGE, th.MUTED),
+    "disabled": (th.DISABLED, th.DISABLED, th.MUTED),
+}
+
+
+def button(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, label: str, *, sub: str = "",
+           style: str = "normal", focused: bool = False, key: str = "", size: float = 24) -> None:
+    """A touch button: ``label`` big, ``sub`` small under it, ``key`` (its keyboard digit) in the
+    corner; ``focused`` draws the keyboard focus ring."""
+    fill, edge, fg = STYLES.get(style, STYLES["normal"])
+    radius = t.px(12)
+    pygame.draw.rect(surface, fill, rect, border_radius=radius)
+    pygame.draw.rect(surface, edge, rect, width=max(1, t.px(2)), border_radius=radius)
+    if focused:
+        pygame.draw.rect(surface, th.TEXT, rect.inflate(t.px(6), t.px(6)), width=max(2, t.px(3)),
+                         border_radius=radius + t.px(3))
+    pad = t.px(6)
+    inner = rect.inflate(-2 * pad, -2 * pad)
+    if key:
+        k = pygame.Rect(rect.x + t.px(4), rect.y + t.px(2), t.px(16), t.px(16))
+        text(surface, t, key, k, size=12, colour=fg if style != "normal" else th.MUTED, align="left")
+    if sub:
+        top = pygame.Rect(inner.x, inner.y, inner.width, int(inner.height * 0.62))
+        bottom = pygame.Rect(inner.x, top.bottom, inner.width, inner.height - top.height)
+        text(surface, t, label, top, size=size, colour=fg, bold=True)
+        text(surface, t, sub, bottom, size=size * 0.6, colour=fg)
+    else:
+        text(surface, t, label, inner, size=size, colour=fg, bold=True, lines=2)
+
+
+# Pip positions on a face, in thirds of the face (RULES.md dice are standard western pips).
+_PIPS = {
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+}
+
+
+def die(surface: pygame.Surface, rect: pygame.Rect, value: int, *, face: th.Colour = th.DIE_FACE,
+        pip: th.Colour = th.DIE_PIP) -> None:
+    """A die showing ``value`` (1-6) in the square ``rect``; another value draws a blank face with "?"."""
+    side = min(rect.width, rect.height)
+    r = pygame.Rect(0, 0, side, side)
+    r.center = rect.center
+    pygame.draw.rect(surface, face, r, border_radius=max(2, side // 6))
+    if value not in _PIPS:
+        return
+    cell = side / 4
+    radius = max(2, int(side * 0.09))
+    for cx, cy in _PIPS[value]:
+        pygame.draw.circle(surface, pip, (int(r.x + cell * (cx + 1)), int(r.y + cell * (cy + 1))), radius)
+
+
+def cup(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect) -> None:
+    """A dice cup upside down on the tray, with an arrow: "lift it"."""
+    h = min(rect.height, rect.width)
+    base_w, top_w = int(h * 0.9), int(h * 0.62)
+    cx, bottom = rect.centerx, rect.bottom
+    top = bottom - int(h * 0.72)
+    body = [(cx - base_w // 2, bottom), (cx + base_w // 2, bottom), (cx + top_w // 2, top), (cx - top_w // 2, top)]
+    pygame.draw.polygon(surface, (150, 60, 40), body)
+    pygame.draw.polygon(surface, th.TEXT, body, width=max(2, t.px(3)))
+    pygame.draw.line(surface, th.TEXT, (cx - base_w // 2 + t.px(6), bottom - t.px(10)),
+                     (cx + base_w // 2 - t.px(6), bottom - t.px(10)), max(1, t.px(2)))
+    tip = top - int(h * 0.05)
+    arrow = [(cx, rect.top), (cx - int(h * 0.14), rect.top + int(h * 0.14)), (cx + int(h * 0.14), rect.top + int(h * 0.14))]
+    if rect.top + int(h * 0.14) < tip:
+        pygame.draw.polygon(surface, th.ACCENT, arrow)
+        pygame.draw.line(surface, th.ACCENT, (cx, rect.top + int(h * 0.1)), (cx, tip), max(3, t.px(6)))
+
+
+def dice_row(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, values, *, max_side: int | None = None) -> None:
+    """``values`` as dice faces in a centred row inside ``rect``."""
+    values = list(values)
+    if not values:
+        return
+    gap = t.px(8)
+    side = min(rect.height, (rect.width - gap * (len(values) - 1)) // len(values), max_side or 10 ** 6)
+    total = side * len(values) + gap * (len(values) - 1)
+    x = rect.centerx - total // 2
+    for v in values:
+        die(surface, pygame.Rect(x, rect.centery - side // 2, side, side), v)
+        x += side + gap
+
+
+def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.ndarray | None, dice=(),
+           *, status: str = "", ok: bool = True) -> None:
+    """The live camera view: ``frame`` ((H, W, 3) uint8 BGR, or None: "no camera") scaled to fit
+    ``rect``, each die of ``dice`` (``vision.reading.Die``, boxes in frame px) boxed with its value,
+    and a ``status`` caption (green when the reading is ok, red otherwise)."""
+    panel(surface, t, rect, colour=(0, 0, 0))
+    inner = rect.inflate(-t.px(4), -t.px(4))
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+        text(surface, t, status, inner, size=18, colour=th.MUTED, lines=3)
+        return
+    fh, fw = frame.shape[:2]
+    scale = min(inner.width / fw, inner.height / fh)
+    w, h = max(1, int(fw * scale)), max(1, int(fh * scale))
+    import cv2  # the kiosk depends on OpenCV anyway; resizing before the copy keeps it cheap
+
+    small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
+    img = pygame.image.frombuffer(np.ascontiguousarray(small).tobytes(), (w, h), "BGR")
+    dest = img.get_rect(center=inner.center)
+    surface.blit(img, dest)
+    line = max(2, t.px(3))
+    for d in dice:
+        x, y, bw, bh = d.box
+        box = pygame.Rect(dest.x + int(x * scale), dest.y + int(y * scale), max(4, int(bw * scale)),
+                          max(4, int(bh * scale)))
+        colour = th.GOOD if ok else th.DANGER
+        pygame.draw.rect(surface, colour, box, width=line, border_radius=t.px(4))
+        tag = pygame.Rect(0, 0, t.px(26), t.px(26))
+        tag.midbottom = (box.centerx, box.y - t.px(2)) if box.y - tag.height > dest.y else (box.centerx, box.bottom + tag.height + t.px(2))
+        pygame.draw.rect(surface, colour, tag, border_radius=t.px(6))
+        text(surface, t, str(d.value), tag, size=20, colour=th.ACCENT_TEXT, bold=True)
+    if status:
+        cap = pygame.Rect(dest.x, dest.bottom - t.px(30), dest.width, t.px(30))
+        shade = pygame.Surface(cap.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 170))
+        surface.blit(shade, cap)
+        text(surface, t, status, cap.inflate(-t.px(8), 0), size=17, colour=th.GOOD if ok else th.DANGER)

@@ -1,0 +1,289 @@
+"""The game session: settled readings and the table's choices in, the engine's events out.
+
+A session wraps one engine game (``appliance.games``) and adds what the table around it needs:
+
+- it turns a settled camera reading into a ``roll`` action, but only when the engine expects a roll
+  with that many dice; an unreadable reading, a wrong count, or dice at the wrong moment change
+  nothing and come back as a clear problem for the screen;
+- it keeps the game log durable: with a store (``appliance.store.Store``), every accepted action is
+  recorded *before* its announcement is returned, and ``announced(seq)`` marks it seen afterwards,
+  so a pulled plug loses nothing announced and announces nothing twice;
+- it says what the table must do next (:class:`Need`), in table terms: Mäxle's "roll" after a
+  reveal is "lift" (the cup comes off and the camera reads what was under it).
+
+There is no game logic here: whether an action is allowed, and what it does, is the engine's.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from appliance.games import new_game, replay
+from appliance.i18n import _
+from appliance.kiosk.words import Announcement, announcements
+from vision.reading import DiceReading
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Need:
+    """What the table must do next (from the engine's ``expects``).
+
+    kind: "roll" | "lift" (Mäxle: lift the cup, the camera reads the dice) | "announce" | "decide" |
+        "pick" | "thumbs" | "declare" | "reroll" | "nothing" (the game is over).
+    player: who acts (None when anyone may, or the game is over).
+    dice: how many dice a roll must have now, or None when no roll is accepted.
+    actions: the action keys the engine accepts now (RULES.md §4 names, ``undo`` aside).
+    options: what may be chosen now (legal announcements, pickable players, unused categories...).
+    step: the engine's finer reason (e.g. "reveal", "self_reveal", "duel", "order").
+    raw: the engine's whole ``expects`` payload (count of picks, standing announcement, winner...).
+    """
+
+    kind: str
+    player: str | None
+    dice: int | None
+    actions: tuple[str, ...]
+    options: tuple
+    step: str
+    raw: dict
+
+    @classmethod
+    def from_expects(cls, game_kind: str, expects: dict) -> "Need":
+        kind = expects.get("expects", "nothing")
+        if game_kind == "maexle" and kind == "roll":
+            kind = "lift"
+        return cls(kind=kind, player=expects.get("player"), dice=expects.get("dice"),
+                   actions=tuple(expects.get("actions") or ()), options=tuple(expects.get("options") or ()),
+                   step=str(expects.get("step") or ""), raw=dict(expects))
+
+
+@dataclass
+class Outcome:
+    """What one input did.
+
+    accepted: True when the engine took an action (it is in the log, durable if there is a store).
+    action: the action taken or refused ({"roll": [...]}, {"announce": 54}, ...), None if none.
+    events: the engine's events (RULES.md §4), empty when nothing was taken.
+    announcements: the texts for the table, built from the events (words.announcements).
+    problem: a translated sentence for the screen when nothing was taken ("" otherwise).
+    seq: the action's place in the store's log (call ``Session.announced(seq)`` once shown), or None.
+    """
+
+    accepted: bool
+    action: dict | None = None
+    events: list[dict] = field(default_factory=list)
+    announcements: list[Announcement] = field(default_factory=list)
+    problem: str = ""
+    seq: int | None = None
+
+
+class Session:
+    """One game at the table. Create with :meth:`start` (a new game) or :meth:`resume` (the store's
+    unfinished game); never raises for anything the table does.
+
+    drink_word: the config's unit for drinks ("sip", "drink", "point", ...), used in announcements.
+    """
+
+    def __init__(self, game, *, store=None, game_id: int | None = None, drink_word: str = "sip",
+                 history: list[tuple[dict, list[dict]]] | None = None) -> None:
+        self.game = game
+        self.store = store
+        self.game_id = game_id
+        self.drink_word = drink_word
+        self.ended = False
+        # (action, events) of every action in effect, oldest first: the tally and the last roll.
+        self._in_effect: list[tuple[dict, list[dict]]] = list(history or [])
+
+    # -- creating ---------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, setup: dict, *, store=None, drink_word: str = "sip") -> "Session":
+        """A new game from its setup line ({"game", "players", "rules"}); saved at once if there is a
+        store. Raises ``SetupError`` (a ValueError naming the bad key) for a bad setup."""
+        game = new_game(setup)
+        game_id = store.start_game(game.setup) if store is not None else None
+        log.info("new game %s: %s", game_id, game.setup)
+        return cls(game, store=store, game_id=game_id, drink_word=drink_word)
+
+    @classmethod
+    def resume(cls, store, *, drink_word: str = "sip") -> tuple["Session", list[Outcome]] | None:
+        """The store's unfinished game, rebuilt from its log, and the outcomes still to announce
+        (actions recorded but not marked announced before the power went); None if there is none.
+
+        Raises ``RestoreError``/``SetupError`` (ValueErrors) when the saved log does not replay.
+        """
+        saved = store.unfinished()
+        if saved is None:
+            return None
+        game, _events = replay(saved.setup, saved.actions)
+        history: list[tuple[dict, list[dict]]] = []
+        for action, events in zip(saved.actions, saved.events):
+            _track(history, action, events)
+        session = cls(game, store=store, game_id=saved.id, drink_word=drink_word, history=history)
+        pending = [Outcome(True, action, events, session._announce(events), seq=seq)
+                   for seq, action, events in saved.pending]
+        log.info("resumed game %s after %d actions (%d to announce)", saved.id, len(saved.actions), len(pending))
+        return session, pending
+
+    # -- reading the state ------------------------------------------------------------------------
+
+    @property
+    def kind(self) -> str:
+        """"maexle" | "biscuit" | "yacht"."""
+        return self.game.setup["game"]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players in seat order (clockwise)."""
+        return tuple(self.game.players)
+
+    @property
+    def rules(self) -> dict:
+        """The house rules in force, every default filled in."""
+        return self.game.setup["rules"]
+
+    @property
+    def need(self) -> Need:
+        """What the table must do next."""
+        return Need.from_expects(self.kind, self.game.expects)
+
+    @property
+    def over(self) -> bool:
+        """True once the engine has a winner."""
+        return self.need.kind == "nothing"
+
+    @property
+    def last_roll(self) -> list[int] | None:
+        """The dice of the latest roll still in effect (for the correction screen), or None."""
+        for action, _events in reversed(self._in_effect):
+            if "roll" in action:
+                return list(action["roll"])
+        return None
+
+    @property
+    def last_action(self) -> dict | None:
+        """The latest action in effect (what ``undo`` would take back), or None."""
+        return self._in_effect[-1][0] if self._in_effect else None
+
+    def tally(self) -> dict[str, dict[str, int]]:
+        """This game's counts so far: ``{player: {"drinks": n, "penalties": n}}`` in seat order,
+        summed from the drink and penalty events of the actions in effect (undone ones excluded)."""
+        out = {p: {"drinks": 0, "penalties": 0} for p in self.players}
+        for _action, events in self._in_effect:
+            for event in events:
+                if "drink" in event and event["drink"].get("player") in out:
+                    out[event["drink"]["player"]]["drinks"] += int(event["drink"].get("count", 0))
+                elif "penalty" in event and event["penalty"].get("player") in out:
+                    out[event["penalty"]["player"]]["penalties"] += int(event["penalty"].get("points", 0))
+        return out
+
+    # -- the table acts ---------------------------------------------------------------------------
+
+    def act(self, action: dict, *, source: str = "table") -> Outcome:
+        """Give the engine one action the table chose (announce, reveal, accept, pick, declare, stop,
+        thumbs_last, rule_broken, self_reveal, undo, or a roll entered by hand). A refused action
+        changes nothing and returns the engine's reason as ``problem``."""
+        if self.ended:
+            return Outcome(False, action, problem=_("This game has ended"))
+        events = self.game.apply(action)
+        if events and "error" in events[0]:
+            reason = events[0]["error"].get("reason", "")
+            log.info("refused %s from %s: %s", action, source, reason)
+            return Outcome(False, action, events, problem=_("Not allowed now: {reason}").format(reason=reason))
+        seq = None
+        if self.store is not None:
+            try:
+                seq = self.store.record(self.game_id, action, events)
+            except Exception as exc:  # the disk is gone: take it back rather than announce unsaved
+                self.game.apply({"undo": True})
+                log.exception("could not save %s", action)
+                return Outcome(False, action, problem=_("Could not save the game: {error}").format(error=exc))
+        _track(self._in_effect, action, events)
+        log.info("%s from %s -> %s", action, source, [e for e in events if "turn" not in e])
+        if self.over and not self.ended:
+            self._end(self.game.expects.get("winner"))
+        return Outcome(True, action, events, self._announce(events), seq=seq)
+
+    def dice(self, reading: DiceReading, *, source: str = "camera") -> Outcome:
+        """A settled reading from the camera: the roll the engine expects now, if it is one.
+
+        Nothing changes (and ``problem`` says why) when the reading is unreadable, has the wrong
+        number of dice, or no roll is expected now (e.g. the dice are still under the Mäxle cup).
+        """
+        need = self.need
+        if need.dice is None:
+            if need.kind == "nothing":
+                return Outcome(False, problem=_("The game is over"))
+            return Outcome(False, problem=_("Not now: {what}").format(what=_waiting_for(need)))
+        if not reading.ok:
+            return Outcome(False, problem=_("Cannot read the dice ({reason}). Throw again, or fix them by hand.")
+                           .format(reason=reading.reason or _("unclear")))
+        if len(reading.dice) != need.dice:
+            return Outcome(False, problem=_("{found} dice seen, {needed} needed. Throw again.")
+                           .format(found=len(reading.dice), needed=need.dice))
+        return self.act({"roll": list(reading.values)}, source=source)
+
+    def by_hand(self, values, *, source: str = "hand") -> Outcome:
+        """A roll entered by hand on the kiosk (the camera misread or cannot see): same as a reading."""
+        return self.act({"roll": [int(v) for v in values]}, source=source)
+
+    def undo(self, *, source: str = "table") -> Outcome:
+        """Take back the last action in effect (the engine's ``undo``)."""
+        return self.act({"undo": True}, source=source)
+
+    def announced(self, seq: int | None) -> None:
+        """The outcome with ``seq`` has been shown: mark it in the store (no-op without one)."""
+        if self.store is not None and seq is not None:
+            self.store.mark_announced(self.game_id, seq)
+
+    def end(self) -> None:
+        """The table leaves this game (Biscuit has no end; or a new game is chosen): keep its counts."""
+        if not self.ended:
+            self._end(self.game.expects.get("winner"))
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _end(self, winner) -> None:
+        self.ended = True
+        if self.store is not None:
+            self.store.end_game(self.game_id, self.tally(), winner)
+
+    def _announce(self, events: list[dict]) -> list[Announcement]:
+        return announcements(events, self.players, self.drink_word, kind=self.kind)
+
+
+def _track(history: list[tuple[dict, list[dict]]], action: dict, events: list[dict]) -> None:
+    """Keep the list of actions in effect: an undo takes the last one back."""
+    if action.get("undo") is True:
+        if history:
+            history.pop()
+    else:
+        history.append((action, events))
+
+
+def _waiting_for(need: Need) -> str:
+    """What the table must do instead of rolling, in words."""
+    who = need.player or ""
+    return {
+        "announce": _("{player} announces first"),
+        "decide": _("{player} believes or reveals first"),
+        "pick": _("{player} picks first"),
+        "thumbs": _("the thumbs race first"),
+        "declare": _("{player} declares a category first"),
+    }.get(need.kind, _("{player} must act first")).format(player=who)
+
+
+def counts_total(*tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """Several ``{player: {"drinks", "penalties"}}`` tallies added up (the evening's counts)."""
+    out: dict[str, dict[str, int]] = {}
+    for tally in tallies:
+        for player, counts in tally.items():
+            mine = out.setdefault(player, {"drinks": 0, "penalties": 0})
+            for key in ("drinks", "penalties"):
+                mine[key] += int(counts.get(key, 0))
+    return out
+
+
+__all__ = ["Need", "Outcome", "Session", "counts_total"]
