@@ -30,13 +30,14 @@ Speed: a 640x480 frame with 5 dice renders in a few ms on one core (``benchmarks
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.reading import Die
-from vision.sources import Frame, SourceClosed
+from vision.sources import EndOfFrames, Frame, SourceClosed
 
 BGR = tuple[int, int, int]
 
@@ -683,6 +684,7 @@ class SyntheticTable:
     - ``cover(values=None)``: Mäxle: the cup, shaken, is put down on the tray with fresh dice under
       it (hidden). ``lift()``: the cup is lifted away and the dice show.
     - ``clear()``: the dice are taken off the tray.
+    - ``autoplay(throws)``: the table scripts itself (seeded throws, nudges, a hand), then ends.
 
     dice: how many dice a throw has by default; seed: everything random; look: ``TableLook()`` (the
     appliance's recommended white dice on green felt) by default, or ``TableLook.random(seed)``.
@@ -708,6 +710,8 @@ class SyntheticTable:
         self._hand: tuple[float, float, float, float, float, float] | None = None  # t0, t1, x0, y0, x1, y1
         self._cup: list[tuple[float, float, tuple[float, float, float], float, float]] = []  # t0,t1,(x,y,r),h0,h1
         self._closed = False
+        self._plan: deque[str] | None = None  # autoplay's actions still to come
+        self._pause_s = 0.0
         self.truth: Truth | None = None
 
     # -- time ----------------------------------------------------------------------------------
@@ -829,6 +833,33 @@ class SyntheticTable:
         self._cup = []
         return self.still_at
 
+    def autoplay(self, throws: int = 10, pause_s: float = 1.5) -> SyntheticTable:
+        """Let the table script itself: ``throws`` seeded throws, each followed by ``pause_s`` s of
+        stillness; a small nudge (a quarter die) after every third throw and a hand passing over
+        after every fourth. After the last pause ``read()`` raises EndOfFrames. Returns the table."""
+        plan: deque[str] = deque()
+        for i in range(throws):
+            plan.append("throw")
+            if i % 3 == 2:
+                plan.append("nudge")
+            if i % 4 == 3:
+                plan.append("hand")
+        self._plan, self._pause_s = plan, pause_s
+        return self
+
+    def _next_scripted(self) -> None:
+        if self._plan is None or self.t < self.still_at + self._pause_s:
+            return
+        if not self._plan:
+            raise EndOfFrames("the synthetic table's script has ended")
+        action = self._plan.popleft()
+        if action == "throw":
+            self.throw()
+        elif action == "nudge" and self._tracks:
+            self.nudge(int(self.rng.integers(len(self._tracks))))
+        elif action == "hand":
+            self.pass_hand()
+
     # -- frames --------------------------------------------------------------------------------
 
     def _cup_at(self, t: float):
@@ -856,6 +887,7 @@ class SyntheticTable:
         """The next frame; sets ``truth``. Raises SourceClosed after ``close()``."""
         if self._closed:
             raise SourceClosed("the synthetic table is closed")
+        self._next_scripted()
         t = self.t
         poses = [tr.pose(t) for tr in self._tracks]
         cup, cup_moving = self._cup_at(t)

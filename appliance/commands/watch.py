@@ -1,0 +1,186 @@
+"""Run the settle detector over a camera, a video file, an image folder or the synthetic table, and
+print one line per settled throw.
+
+SOURCE is "picamera", a device number (0 for /dev/video0), a video file, a folder of images (played
+in name order at --fps, each held --hold s) or "synthetic" (a seeded table that throws --dice dice
+--throws times by itself). With --json each settled throw is one line: the `dicetable read --json`
+object plus "frame" (the frame's number). As a calibration aid, --show DIR writes annotated frames
+(tray area, dice boxes and values, the state) to DIR: every frame that was read, every settled one,
+and every 15th otherwise.
+
+Camera faults are reported on stderr and retried; after --give-up seconds without a frame, watch
+exits with status 1. The end of a file, folder or synthetic script exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT in px, e.g. 640x480, not {text!r}") from None
+    if not (16 <= w <= 8192 and 16 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"a size must be 16-8192 px each way, not {text!r}")
+    return w, h
+
+
+def _tray(text: str) -> tuple[int, int, int, int]:
+    try:
+        x, y, w, h = (int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the tray area is X,Y,W,H in px, e.g. 40,30,560,420, not {text!r}") from None
+    if x < 0 or y < 0 or w < 16 or h < 16:
+        raise argparse.ArgumentTypeError(f"the tray area must lie in the frame and be at least 16x16 px, not {text!r}")
+    return x, y, w, h
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
+        return value
+
+    return parse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``dicetable watch``."""
+    parser.add_argument("source", metavar="SOURCE", help="picamera, a device number, a video file, an image folder, or synthetic")
+    parser.add_argument("--dice", type=int, choices=range(1, 13), metavar="N", default=None,
+                        help="the number of dice the game expects (a reading with another count is reported as such)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per settled throw")
+    parser.add_argument("--show", type=Path, metavar="DIR", help="write annotated frames to DIR (calibration aid)")
+    parser.add_argument("--size", type=_size, default=(640, 480), metavar="WxH", help="camera frame size (default 640x480)")
+    parser.add_argument("--fps", type=_positive(float), default=30.0, help="frame rate of cameras, folders and the synthetic table (default 30)")
+    parser.add_argument("--hold", type=float, default=0.0, metavar="S", help="image folders: seconds each image stays in view (default 0: one frame)")
+    parser.add_argument("--tray", type=_tray, metavar="X,Y,W,H", help="the tray area in px (default: the whole frame)")
+    parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from this camera")
+    parser.add_argument("--still", type=_positive(float), default=0.4, metavar="S", help="seconds the dice must lie still (default 0.4)")
+    parser.add_argument("--agree", type=_positive(int), default=3, metavar="K", help="consecutive readings that must agree (default 3)")
+    parser.add_argument("--timeout", type=_positive(float), default=1.0, metavar="S", help="longest wait for one camera frame (default 1)")
+    parser.add_argument("--give-up", type=_positive(float), default=30.0, metavar="S", help="exit 1 after this long without a frame (default 30)")
+    parser.add_argument("--max-frames", type=_positive(int), metavar="N", help="stop after N frames")
+    parser.add_argument("--seed", type=int, default=0, help="synthetic: the seed of the table and its throws")
+    parser.add_argument("--throws", type=_positive(int), default=10, help="synthetic: how many throws (default 10)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs the watch loop; returns the exit status (0 end of frames, 1 camera gone, 2 bad input)."""
+    import cv2
+
+    from vision.reader import read_dice
+    from vision.settle import SettleDetector, SettleParams
+    from vision.sources import CameraError, EndOfFrames, ImageFolderSource, SourceClosed, open_source
+
+    reference = None
+    if args.reference is not None:
+        reference = cv2.imread(str(args.reference), cv2.IMREAD_COLOR)
+        if reference is None:
+            print(f"dicetable watch: cannot read the reference image {args.reference}", file=sys.stderr)
+            return 2
+    try:
+        source = open_source(args.source, size=args.size, fps=args.fps, dice=args.dice or 2, seed=args.seed,
+                             timeout=args.timeout, hold_s=args.hold, throws=args.throws)
+    except CameraError as exc:
+        print(f"dicetable watch: {exc}", file=sys.stderr)
+        return 2
+    if args.show is not None:
+        args.show.mkdir(parents=True, exist_ok=True)
+    params = SettleParams(still_s=args.still, agree=args.agree)
+    detector = SettleDetector(read_dice, args.dice, tray=args.tray, reference=reference, params=params)
+    file_name = str(args.source)
+    last_frame_at = time.monotonic()
+    last_error = ""
+    frames = 0
+    try:
+        while args.max_frames is None or frames < args.max_frames:
+            try:
+                frame = source.read()
+            except (EndOfFrames, SourceClosed):
+                return 0
+            except CameraError as exc:
+                detector.interrupt()
+                if str(exc) != last_error:
+                    print(f"dicetable watch: {exc}", file=sys.stderr)
+                    last_error = str(exc)
+                if time.monotonic() - last_frame_at > args.give_up:
+                    print(f"dicetable watch: no frame for {args.give_up:g} s, giving up", file=sys.stderr)
+                    return 1
+                time.sleep(0.05)  # a source without its own wait must not make this loop spin
+                continue
+            last_frame_at = time.monotonic()
+            last_error = ""
+            frames += 1
+            start = time.perf_counter()
+            update = detector.update(frame.image, frame.t, frame.index)
+            ms = (time.perf_counter() - start) * 1000
+            if isinstance(source, ImageFolderSource) and source.current_file is not None:
+                file_name = str(source.current_file)
+            if update.settled is not None:
+                _print_settled(update.settled, file_name, ms, args.json)
+            if args.show is not None and (update.reading is not None or frame.index % 15 == 0):
+                cv2.imwrite(str(args.show / _show_name(frame.index, update)), annotate(frame.image, update, args.tray))
+        return 0
+    finally:
+        source.close()
+
+
+def _print_settled(settled, file_name: str, ms: float, as_json: bool) -> None:
+    reading = settled.reading
+    if as_json:
+        out = {"file": file_name, **reading.to_json(), "ms": round(ms, 2), "frame": settled.index}
+        print(json.dumps(out), flush=True)
+    elif reading.ok:
+        print(f"frame {settled.index} ({settled.t:.2f} s): {' '.join(map(str, reading.values))}", flush=True)
+    else:
+        seen = f" (read: {' '.join(map(str, reading.values))})" if reading.dice else ""
+        print(f"frame {settled.index} ({settled.t:.2f} s): unreadable: {reading.reason}{seen}", flush=True)
+
+
+def _show_name(index: int, update) -> str:
+    tag = "settled" if update.settled is not None else update.state
+    return f"{index:06d}_{tag}.jpg"
+
+
+STATE_COLOURS = {"moving": (0, 140, 255), "still": (80, 200, 80), "empty": (200, 200, 200)}
+
+
+def annotate(image, update, tray=None):
+    """A copy of ``image`` (H, W, 3) uint8 BGR with the tray area, each read die's box and value,
+    and the state (and SETTLED with the values on the frame that settled a throw)."""
+    import cv2
+
+    out = image.copy()
+    h, w = out.shape[:2]
+    scale = max(0.5, w / 900)
+    if tray is not None:
+        x, y, tw, th = tray
+        cv2.rectangle(out, (x, y), (x + tw, y + th), (255, 200, 0), 1)
+    reading = update.settled.reading if update.settled is not None else update.reading
+    if reading is not None:
+        colour = (0, 220, 0) if reading.ok else (0, 0, 255)
+        for die in reading.dice:
+            x, y, bw, bh = die.box
+            cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, 2)
+            cv2.putText(out, str(die.value), (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 2, cv2.LINE_AA)
+    label = update.state
+    if update.settled is not None:
+        r = update.settled.reading
+        label = f"SETTLED {' '.join(map(str, r.values))}" if r.ok else f"SETTLED unreadable: {r.reason}"
+    elif reading is not None and not reading.ok:
+        label += f" ({reading.reason})"
+    cv2.rectangle(out, (0, 0), (w, int(28 * scale)), (0, 0, 0), -1)
+    cv2.putText(out, label, (6, int(20 * scale)), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale,
+                STATE_COLOURS.get(update.state, (255, 255, 255)), 1, cv2.LINE_AA)
+    return out

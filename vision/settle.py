@@ -1,0 +1,274 @@
+"""The settle detector: decides when thrown dice have a value. Pure: frames and their timestamps in,
+a per-frame state and at most one settled reading per throw out; no clock, no camera, no threads.
+
+Per frame, the state is
+- "moving": the frame differs from the one before (or from the first frame of the current still
+  spell) inside the tray area by more than sensor noise over more than a few cells of a coarse grid;
+- "still": nothing moves;
+- "empty": nothing moves and the tray holds no dice (the last readings found none, or the frame
+  matches the empty-tray reference).
+
+Once the scene has been still for ``still_s`` (default 0.4 s) and the last ``agree`` readings
+(default 3) say the same, the detector reports one settled reading, then locks: it reads nothing
+more until the scene moves again. After a movement (a hand passing over, a die nudged) the new still
+scene is compared with the last reported one (and the last roll): if every die is where it was, within ``moved_frac`` of
+a die's edge (default half a die), and shows the same value, it is the same throw and nothing is
+reported; a die that really moved, or another value, is a new throw.
+
+The number of dice the game expects is an input (``expected``): a reading with another count is
+reported as ``unreadable`` with the reason ("expected 5 dice, found 4"), never as a roll. Readings
+that keep disagreeing are reported once as ``unreadable`` after ``give_up_s`` more seconds.
+
+Time is the frames' own timestamps (s). A frame whose timestamp does not advance is ignored; a jump
+longer than ``max_gap_s`` (or ``interrupt()``, when the camera failed) means the detector did not see
+what happened, so the still spell starts afresh (the lock and the last report stay, so a camera that
+comes back on the same dice does not report them twice). Frozen and stale frames are the sources'
+business (``vision.sources.LiveCamera``): they never reach here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Literal
+
+import cv2
+import numpy as np
+
+from vision.reading import DiceReading, unreadable
+
+State = Literal["empty", "moving", "still"]
+Reader = Callable[..., DiceReading]
+
+
+@dataclass(frozen=True)
+class SettleParams:
+    """The settle detector's tunables.
+
+    still_s: how long the scene must be still before a reading counts, s.
+    agree: how many consecutive readings must say the same (values, status).
+    read_from: the share of ``still_s`` after which reading starts (earlier frames are not read).
+    give_up_s: after ``still_s``, how long to wait for agreeing readings before reporting the last
+        one as unreadable, s.
+    grid_width: motion is judged on the tray area shrunk to this width (px); each cell averages
+        several pixels, which averages sensor noise away.
+    diff_level: a cell changed when a channel differs by more than this (0-255) between frames.
+    motion_cells: the scene moves when more than this share of the cells changed (at least 2 cells).
+    moved_frac: a die that moved more than this many die edges makes a new throw.
+    max_gap_s: frames further apart than this break the still spell (we did not see in between).
+    """
+
+    still_s: float = 0.4
+    agree: int = 3
+    read_from: float = 0.5
+    give_up_s: float = 2.0
+    grid_width: int = 160
+    diff_level: int = 14
+    motion_cells: float = 0.0005
+    moved_frac: float = 0.5
+    max_gap_s: float = 0.5
+
+
+@dataclass(frozen=True)
+class Settled:
+    """One settled throw.
+
+    reading: an ``ok`` reading with the expected number of dice (the roll is ``reading.values``), or
+        an ``unreadable`` one with its reason. t: the timestamp (s) and index of the frame that
+        settled it.
+    """
+
+    reading: DiceReading
+    t: float
+    index: int
+
+    @property
+    def ok(self) -> bool:
+        """True when the reading is a roll the game may act on."""
+        return self.reading.ok
+
+
+@dataclass(frozen=True)
+class Update:
+    """What one frame did: its state, the reading made of it (None when it was not read) and the
+    settled throw it completed (None mostly)."""
+
+    state: State
+    reading: DiceReading | None = None
+    settled: Settled | None = None
+
+
+def same_dice(a: DiceReading, b: DiceReading | None, moved_frac: float = 0.5) -> bool:
+    """True when ``b`` shows the same dice as ``a``: the same status and values, and each die of one
+    within ``moved_frac`` of its edge (px, from its box) of a die of the same value in the other."""
+    if b is None or a.status != b.status or a.values != b.values or len(a.dice) != len(b.dice):
+        return False
+    free = list(b.dice)
+    for d in a.dice:
+        edge = max(1.0, (d.box[2] + d.box[3]) / 2)
+        best = min((e for e in free if e.value == d.value),
+                   key=lambda e: math.dist(e.center, d.center), default=None)
+        if best is None or math.dist(best.center, d.center) > moved_frac * edge:
+            return False
+        free.remove(best)
+    return True
+
+
+def _empty(r: DiceReading) -> bool:
+    return not r.ok and not r.dice
+
+
+class SettleDetector:
+    """Frames in, one settled reading per throw out (see the module docstring).
+
+    reader: ``vision.reader.read_dice`` or any callable ``(image, expected=, reference=) -> DiceReading``.
+    expected: the number of dice the game expects (2 or 5), or None; may be changed between frames.
+    tray: (x, y, w, h) px, the tray area: motion is judged and dice are read inside it only (dice
+        are reported in full-frame coordinates). None: the whole frame.
+    reference: an empty-tray frame of the same size from calibration (given to the reader, and used
+        to call a still, empty tray "empty" without reading it).
+    """
+
+    def __init__(self, reader: Reader, expected: int | None = None, *, tray: tuple[int, int, int, int] | None = None,
+                 reference: np.ndarray | None = None, params: SettleParams = SettleParams()):
+        if params.agree < 1 or params.still_s < 0:
+            raise ValueError(f"agree must be at least 1 and still_s not negative: {params}")
+        self.reader = reader
+        self.expected = expected
+        self.params = params
+        self.tray = tray
+        self.reference = reference
+        self._ref_small: np.ndarray | None = None
+        self.last_settled: Settled | None = None  # the last report: new throws are compared with it
+        self.last_roll: Settled | None = None  # the last ``ok`` report
+        self.locked: DiceReading | None = None  # what the current still scene was settled as
+        self._prev: np.ndarray | None = None  # the previous frame, shrunk
+        self._anchor: np.ndarray | None = None  # the first frame of the still spell, shrunk
+        self._still_since: float | None = None
+        self._last_t: float | None = None
+        self._readings: deque[DiceReading] = deque(maxlen=params.agree)
+        self._empty_seen = False
+        self.state: State = "moving"
+
+    # -- motion --------------------------------------------------------------------------------
+
+    def _crop(self, image: np.ndarray) -> np.ndarray:
+        if self.tray is None:
+            return image
+        x, y, w, h = self.tray
+        return image[max(0, y):y + h, max(0, x):x + w]
+
+    def _shrink(self, image: np.ndarray) -> np.ndarray:
+        crop = self._crop(image)
+        h, w = crop.shape[:2]
+        gw = min(self.params.grid_width, w)
+        gh = max(1, round(h * gw / w))
+        return cv2.resize(crop, (gw, gh), interpolation=cv2.INTER_AREA)
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> bool:
+        if a.shape != b.shape:
+            return True
+        diff = cv2.absdiff(a, b).max(axis=2)
+        cells = int(np.count_nonzero(diff > self.params.diff_level))
+        return cells > max(2, self.params.motion_cells * diff.size)
+
+    # -- the detector --------------------------------------------------------------------------
+
+    def interrupt(self) -> None:
+        """The camera failed or paused: forget the still scene, which must be read again (the last
+        reports stay, so the same dice are not reported twice)."""
+        self.locked = None
+        self._prev = self._anchor = None
+        self._still_since = None
+        self._readings.clear()
+
+    def update(self, image: np.ndarray, t: float, index: int = -1) -> Update:
+        """Takes one frame ((H, W, 3) uint8 BGR) with its timestamp ``t`` (s); returns its Update.
+        A frame whose ``t`` does not advance past the last one changes nothing."""
+        if self._last_t is not None and not t > self._last_t:
+            return Update(self.state)
+        if self._last_t is not None and t - self._last_t > self.params.max_gap_s:
+            self.interrupt()
+        self._last_t = t
+        small = self._shrink(image)
+        moved = (self._prev is not None and self._changed(small, self._prev)) or (
+            self._anchor is not None and self._changed(small, self._anchor))
+        self._prev = small
+        if moved or self._still_since is None:
+            # A new still spell starts with this frame (the first after motion, or after a gap).
+            self._anchor = small
+            self._still_since = t
+            self._readings.clear()
+            self._empty_seen = False
+            if moved:
+                self.locked = None
+                self.state = "moving"
+                return Update("moving")
+        if self.locked is not None:
+            self.state = "empty" if _empty(self.locked) else "still"
+            return Update(self.state)
+        if self._matches_reference(image):
+            self.locked = unreadable("no dice")
+            self.state = "empty"
+            return Update("empty")
+        self.state = "empty" if self._empty_seen else "still"
+        still_for = t - self._still_since
+        if still_for + 1e-9 < self.params.read_from * self.params.still_s:
+            return Update(self.state)
+        reading = self._read(image)
+        self._readings.append(reading)
+        self._empty_seen = _empty(reading)
+        self.state = "empty" if self._empty_seen else "still"
+        if still_for + 1e-9 < self.params.still_s:
+            return Update(self.state, reading)
+        agreed = len(self._readings) == self.params.agree and all(
+            (r.status, r.values, _empty(r)) == (reading.status, reading.values, _empty(reading)) for r in self._readings)
+        if not agreed and still_for < self.params.still_s + self.params.give_up_s:
+            return Update(self.state, reading)
+        if not agreed:
+            reading = unreadable(f"readings disagree ({reading.reason or 'values change'})", reading.dice)
+        self.locked = reading
+        # The same dice as last reported (a hand passed, a die nudged less than moved_frac, the
+        # camera came back) are no new throw; a roll is also checked against the last roll, so a
+        # hand resting on the tray in between does not make the same roll count twice.
+        if _empty(reading) or any(same_dice(reading, s.reading, self.params.moved_frac)
+                                  for s in (self.last_settled, self.last_roll) if s is not None):
+            return Update(self.state, reading)
+        self.last_settled = Settled(reading, t, index)
+        if reading.ok:
+            self.last_roll = self.last_settled
+        return Update(self.state, reading, self.last_settled)
+
+    def _matches_reference(self, image: np.ndarray) -> bool:
+        if self.reference is None:
+            return False
+        if self._ref_small is None:
+            self._ref_small = self._shrink(self.reference) if self.reference.shape == image.shape else np.zeros(0)
+        return self._ref_small.size > 0 and not self._changed(self._anchor, self._ref_small)
+
+    def _read(self, image: np.ndarray) -> DiceReading:
+        ref = self.reference if self.reference is not None and self.reference.shape == image.shape else None
+        if self.tray is None:
+            reading = self.reader(image, expected=self.expected, reference=ref)
+        else:
+            x0, y0 = max(0, self.tray[0]), max(0, self.tray[1])
+            crop = self._crop(image)
+            reading = self.reader(crop, expected=self.expected, reference=None if ref is None else self._crop(ref))
+            reading = _shifted(reading, x0, y0)
+        n = len(reading.dice)
+        if reading.ok and self.expected is not None and n != self.expected:
+            # A reader that was not told (or did not check): the count is the game's, not a roll.
+            return unreadable(f"expected {self.expected} dice, found {n}", reading.dice)
+        return reading
+
+
+def _shifted(reading: DiceReading, dx: int, dy: int) -> DiceReading:
+    """The reading with its dice moved by (dx, dy) px (from tray to frame coordinates)."""
+    if not (dx or dy) or not reading.dice:
+        return reading
+    from dataclasses import replace
+
+    dice = tuple(replace(d, center=(d.center[0] + dx, d.center[1] + dy),
+                         box=(d.box[0] + dx, d.box[1] + dy, d.box[2], d.box[3])) for d in reading.dice)
+    return DiceReading(reading.status, dice, reading.reason, reading.extra)
