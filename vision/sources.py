@@ -382,7 +382,8 @@ class LiveCamera:
         self._fault: CameraError | None = None
         self._published_since_open = False
         self._stop = threading.Event()
-        self.dropped = {"frozen": 0, "stale": 0, "bad": 0}
+        self.dropped = {"frozen": 0, "stale": 0, "bad": 0}  # frames kept from the caller, by reason
+        self.faults: deque[CameraError] = deque(maxlen=20)  # the latest faults, oldest first
         self.reconnects = 0
         self._thread = threading.Thread(target=self._run, name=f"{name}-reader", daemon=True)
         self._thread.start()
@@ -392,6 +393,8 @@ class LiveCamera:
     def _set_fault(self, fault: CameraError | None) -> None:
         with self._cond:
             self._fault = fault
+            if fault is not None:
+                self.faults.append(fault)
             self._cond.notify_all()
 
     def _run(self) -> None:
