@@ -82,6 +82,7 @@ class SavedGame:
     actions in order (list of dicts), ready for ``replay(setup, actions)``. events: the events each
     action gave when it was taken (list per action). announced: how many of the actions were
     announced. pending: ``(seq, action, events)`` for each action not yet announced, in order.
+    ended: the game was already ended (only its last announcements are left to show).
     """
 
     id: int
@@ -89,6 +90,7 @@ class SavedGame:
     actions: list[dict]
     events: list[list[dict]]
     announced: int
+    ended: bool = False
 
     @property
     def pending(self) -> list[tuple[int, dict, list[dict]]]:
@@ -200,30 +202,36 @@ class Store:
             self.db.execute("UPDATE games SET announced = MAX(announced, ?) WHERE id = ?", (seq, game_id))
 
     def unfinished(self) -> SavedGame | None:
-        """The newest game that has not ended, with its log, or None."""
-        row = self.db.execute("SELECT id, setup, announced FROM games WHERE ended IS NULL "
-                              "ORDER BY id DESC LIMIT 1").fetchone()
+        """The game to resume, with its log, or None: the newest game that has not ended, or the
+        newest game when it ended with announcements still pending (the power went between the
+        winning action and its announcement; ``ended`` is then True)."""
+        row = self.db.execute(
+            "SELECT id, setup, announced, ended IS NOT NULL FROM games "
+            "WHERE ended IS NULL OR announced < (SELECT COUNT(*) FROM actions WHERE game_id = games.id) "
+            "ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             return None
-        game_id, setup, announced = row
+        game_id, setup, announced, ended = row
         rows = self.db.execute("SELECT action, events FROM actions WHERE game_id = ? ORDER BY seq",
                                (game_id,)).fetchall()
         return SavedGame(id=game_id, setup=json.loads(setup), actions=[json.loads(a) for a, _e in rows],
-                         events=[json.loads(e) for _a, e in rows], announced=min(announced, len(rows)))
+                         events=[json.loads(e) for _a, e in rows], announced=min(announced, len(rows)),
+                         ended=bool(ended))
 
     def end_game(self, game_id: int, tally: dict[str, dict[str, int]], winner: list[str] | None = None,
                  clock=time.time) -> None:
         """The game is over (won, or left for another game): keep its drink and penalty counts.
 
         tally: ``{player: {"drinks": n, "penalties": n}}`` as the engine counted them. winner: the
-        names, or None when the game has no winner (Biscuit, or stopped early). Raises KeyError for
-        an unknown or already ended game.
+        names, or None when the game has no winner (Biscuit, or stopped early). Ending a game that
+        has already ended changes nothing (a resumed game may be ended again). Raises KeyError for
+        an unknown game.
         """
         with _transaction(self.db):
             cur = self.db.execute("UPDATE games SET ended = ?, winner = ?, tally = ? WHERE id = ? AND ended IS NULL",
                                   (clock(), None if winner is None else _dumps(winner), _dumps(tally), game_id))
-            if cur.rowcount != 1:
-                raise KeyError(f"no unfinished game {game_id}")
+            if cur.rowcount != 1 and self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise KeyError(f"no game {game_id}")
 
     # --- the evening -------------------------------------------------------------------------
 

@@ -91,7 +91,21 @@ def test_recording_into_an_ended_or_unknown_game_is_refused(store):
     with pytest.raises(KeyError):
         store.record(999, {"announce": 31}, [])
     with pytest.raises(KeyError):
-        store.end_game(game, {}, None)
+        store.end_game(999, {}, None)
+    store.end_game(game, {"Ann": {"drinks": 9, "penalties": 9}}, None)  # ending twice changes nothing
+    assert store.ended_games()[0].winner == ["Bo"] and store.evening()["Ann"]["penalties"] == 6
+
+
+def test_a_game_that_ended_before_its_last_announcement_is_resumed_for_it(store):
+    game = store.start_game(SETUP)
+    store.record(game, {"announce": 31}, [])
+    store.record(game, {"reveal": True}, [{"winner": ["Bo"]}])
+    store.mark_announced(game, 1)
+    store.end_game(game, {}, ["Bo"])  # the power goes here, before the winner is shown
+    saved = store.unfinished()
+    assert saved.id == game and saved.ended and saved.pending == [(2, {"reveal": True}, [{"winner": ["Bo"]}])]
+    store.mark_announced(game, 2)
+    assert store.unfinished() is None
 
 
 def test_the_newest_unfinished_game_is_resumed(store):
