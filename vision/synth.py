@@ -484,8 +484,15 @@ class _Renderer:
                 cv2.fillConvexPoly(mask, np.round(self._shadow_points(poly) * 16).astype(np.int32), 120, cv2.LINE_AA, 4)
         if mask.any():
             mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, self.half / self.shadow_scale * 0.5))
-            shade = 255 - cv2.resize(mask, self.look.size, interpolation=cv2.INTER_LINEAR)
-            img = cv2.multiply(img, cv2.merge([shade, shade, shade]), scale=1 / 255.0)
+            # Darken only the box the shadows fill (most of the tray has none).
+            k = self.shadow_scale
+            x, y, w, h = cv2.boundingRect(mask)
+            x0, y0 = max(0, (x - 1) * k), max(0, (y - 1) * k)
+            x1, y1 = min(img.shape[1], (x + w + 1) * k), min(img.shape[0], (y + h + 1) * k)
+            full = cv2.resize(mask, self.look.size, interpolation=cv2.INTER_LINEAR)
+            shade = 255 - full[y0:y1, x0:x1]
+            roi = img[y0:y1, x0:x1]
+            img[y0:y1, x0:x1] = cv2.multiply(roi, cv2.merge([shade, shade, shade]), scale=1 / 255.0)
         # Lower dice first, so that a die tumbling over another is drawn on top of it.
         for pose in sorted(poses, key=lambda p: self._die_world(p)[0][2]):
             self._draw_die(img, pose)
@@ -612,8 +619,8 @@ def render_empty(*, seed: int = 0, look: TableLook | None = None, size: tuple[in
 class Truth:
     """What a synthetic frame shows.
 
-    dice: the dice lying visible and flat (value, centre, top-face box), empty while any die moves
-        or the cup covers them. values: their sorted values. moving: a die, the cup or a hand moves.
+    dice: the dice lying visible and flat (value, centre, top-face box), empty while any die moves,
+        the cup covers them or a hand is over the tray. values: their sorted values. moving: a die, the cup or a hand moves.
     covered: the cup stands over the dice. hand: a hand is in view. index, t: the frame's number and
     virtual time (s).
     """
@@ -680,7 +687,8 @@ class SyntheticTable:
       spin in from the tray's edge and lie still after ``throw_s``.
     - ``nudge(die, distance)``: push one die (index in the thrown order) by ``distance`` px (default
       a quarter of a die), turning it slightly; its value stays.
-    - ``pass_hand(duration=0.8)``: a hand sweeps across the tray above the dice.
+    - ``pass_hand(duration=0.8, rest_s=0)``: a hand sweeps across the tray above the dice (resting
+      over it for ``rest_s`` on the way).
     - ``cover(values=None)``: Mäxle: the cup, shaken, is put down on the tray with fresh dice under
       it (hidden). ``lift()``: the cup is lifted away and the dice show.
     - ``clear()``: the dice are taken off the tray.
@@ -707,7 +715,7 @@ class SyntheticTable:
         self._skin = SKINS[int(self.rng.integers(len(SKINS)))]
         self.index = 0
         self._tracks: list[_Track] = []
-        self._hand: tuple[float, float, float, float, float, float] | None = None  # t0, t1, x0, y0, x1, y1
+        self._hand: tuple[float, ...] | None = None  # t0, duration, rest, x0, y0, x1, y1
         self._cup: list[tuple[float, float, tuple[float, float, float], float, float]] = []  # t0,t1,(x,y,r),h0,h1
         self._closed = False
         self._plan: deque[str] | None = None  # autoplay's actions still to come
@@ -731,7 +739,7 @@ class SyntheticTable:
         """The virtual time (s) from which nothing scripted moves."""
         ends = [tr.t1 for tr in self._tracks]
         if self._hand:
-            ends.append(self._hand[1])
+            ends.append(self._hand[0] + self._hand[1] + self._hand[2])
         ends += [c[1] for c in self._cup]
         return max(ends, default=0.0)
 
@@ -790,17 +798,16 @@ class SyntheticTable:
                                    self.t + duration, turn @ tr.rot, tr.style)
         return self.still_at
 
-    def pass_hand(self, duration: float = 0.8) -> float:
-        """A hand sweeps over the tray (above the dice) in ``duration`` s; returns when it is gone."""
+    def pass_hand(self, duration: float = 0.8, rest_s: float = 0.0) -> float:
+        """A hand sweeps over the tray (above the dice) in ``duration`` s, resting ``rest_s`` s over
+        its middle on the way; returns when it is gone."""
         x0, y0, x1, y1 = self._r.tray_rect
-        span = x1 - x0 + 8 * self.look.edge
+        e = self.look.edge
         ym = self.rng.uniform(y0 + (y1 - y0) * 0.3, y1 - (y1 - y0) * 0.3)
-        left = bool(self.rng.integers(2))
-        xs, xe = (x0 - 4 * self.look.edge, x1 + 4 * self.look.edge)
-        if not left:
+        xs, xe = x0 - 4 * e, x1 + 4 * e
+        if self.rng.integers(2):
             xs, xe = xe, xs
-        self._hand = (self.t, self.t + duration, xs, ym + self.look.edge * 2, xe, ym - self.look.edge * 2)
-        del span
+        self._hand = (self.t, duration, rest_s, xs, ym + 2 * e, xe, ym - 2 * e)
         return self.still_at
 
     def cover(self, values=None, duration: float = 0.6) -> float:
@@ -875,13 +882,18 @@ class SyntheticTable:
         return (cx + jiggle, cy, r, h), t < t1
 
     def _hand_at(self, t: float):
+        """(x, y, angle, height) of the hand at ``t`` and whether it moves, or (None, False)."""
         if not self._hand:
-            return None
-        t0, t1, xs, ys, xe, ye = self._hand
-        if t < t0 or t >= t1:
-            return None
-        u = (t - t0) / (t1 - t0)
-        return (xs + (xe - xs) * u, ys + (ye - ys) * u, math.atan2(ye - ys, xe - xs) + math.pi / 2, 6 * self.look.edge)
+            return None, False
+        t0, duration, rest, xs, ys, xe, ye = self._hand
+        s = t - t0
+        if s < 0 or s >= duration + rest:
+            return None, False
+        half = duration / 2
+        u = s / duration if s < half else 0.5 if s < half + rest else (s - rest) / duration
+        moving = not (half <= s < half + rest)
+        pose = (xs + (xe - xs) * u, ys + (ye - ys) * u, math.atan2(ye - ys, xe - xs) + math.pi / 2, 6 * self.look.edge)
+        return pose, moving
 
     def read(self) -> Frame:
         """The next frame; sets ``truth``. Raises SourceClosed after ``close()``."""
@@ -891,12 +903,13 @@ class SyntheticTable:
         t = self.t
         poses = [tr.pose(t) for tr in self._tracks]
         cup, cup_moving = self._cup_at(t)
-        hand = self._hand_at(t)
+        hand, hand_moving = self._hand_at(t)
         img = self._r.render(poses, cup=cup, hand=hand, skin=self._skin)
         dice_moving = any(tr.moving(t) for tr in self._tracks)
         covered = cup is not None and cup[3] < 2 * self.look.edge
-        visible = () if dice_moving or covered else tuple(self._r.die_truth(p) for p in poses)
-        self.truth = Truth(self.index, t, visible, dice_moving or cup_moving or hand is not None, covered,
+        hidden = dice_moving or covered or hand is not None
+        visible = () if hidden else tuple(self._r.die_truth(p) for p in poses)
+        self.truth = Truth(self.index, t, visible, dice_moving or cup_moving or hand_moving, covered,
                            hand is not None)
         frame = Frame(img, t, self.index)
         self.index += 1
