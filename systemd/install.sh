@@ -155,6 +155,11 @@ install_unit() {
     run install -d "$UNIT_DIR"
     run install -m 0644 "$SRC/systemd/dicetable.service" "$UNIT_DIR/dicetable.service"
     run systemctl daemon-reload
+    # A desktop holds the screen (DRM master): the kiosk's kmsdrm driver cannot draw beside it.
+    if systemctl is-enabled --quiet display-manager.service 2>/dev/null; then
+        say "  WARNING: a desktop starts at boot and will hold the screen; boot to the console instead:"
+        say "           sudo raspi-config nonint do_boot_behaviour B1"
+    fi
     # The kiosk takes tty1; the login prompt stays on tty2-tty6 (Ctrl+Alt+F2) and over ssh.
     run systemctl disable getty@tty1.service
     run systemctl enable dicetable.service
