@@ -127,8 +127,9 @@ class Store:
 
         A file that is not a readable Dice Table store (not SQLite, damaged pages, empty, another
         program's database, a newer schema, a game row that no longer parses) is moved aside to a
-        timestamped name; ``notice`` then holds the message for the screen and ``moved_to`` the new
-        name. Raises StoreError only when the directory itself is unusable.
+        timestamped name; ``notice`` then holds the message for the screen (in the active language:
+        call ``i18n.set_language`` first) and ``moved_to`` the new name. Raises StoreError only when
+        the directory itself is unusable.
         """
         state_dir = Path(state_dir)
         try:
