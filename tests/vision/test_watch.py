@@ -1,0 +1,68 @@
+"""dicetable watch: one line per settled throw from any source, --json as DESIGN.md, --show frames,
+clear messages and exit statuses for bad sources and a camera that never comes."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from appliance.cli import main
+from vision.synth import TableLook, render_still
+
+
+def test_watch_synthetic_prints_one_json_line_per_throw(capsys):
+    assert main(["watch", "synthetic", "--dice", "2", "--throws", "3", "--json", "--seed", "4"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 3
+    for obj in lines:
+        assert set(obj) >= {"file", "values", "status", "dice", "ms", "frame"}
+        assert obj["file"] == "synthetic" and obj["status"] == "ok" and len(obj["values"]) == 2
+        assert obj["values"] == sorted(obj["values"]) and isinstance(obj["frame"], int)
+        assert {"value", "center", "box", "confidence"} <= set(obj["dice"][0])
+    assert lines[0]["frame"] < lines[1]["frame"] < lines[2]["frame"]
+
+
+def test_watch_an_image_folder_held_per_image_reads_each_photo_once(tmp_path, capsys):
+    truth = []
+    for i, values in enumerate([(2, 6), (1, 1), (3, 5)]):
+        img, _ = render_still(values, seed=30 + i, look=TableLook())
+        cv2.imwrite(str(tmp_path / f"throw_{i}.png"), img)
+        truth.append(" ".join(map(str, sorted(values))))
+    assert main(["watch", str(tmp_path), "--dice", "2", "--hold", "0.7"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(": ", 1)[1] for line in out] == truth
+
+
+def test_watch_show_writes_annotated_frames_with_the_state(tmp_path, capsys):
+    show = tmp_path / "show"
+    assert main(["watch", "synthetic", "--dice", "5", "--throws", "1", "--show", str(show), "--tray", "20,20,600,440"]) == 0
+    names = sorted(p.name for p in show.iterdir())
+    assert any(n.endswith("_settled.jpg") for n in names)
+    assert any(n.endswith("_moving.jpg") for n in names) or any(n.endswith("_still.jpg") for n in names)
+    settled = cv2.imread(str(show / next(n for n in names if n.endswith("_settled.jpg"))))
+    assert settled.shape == (480, 640, 3) and settled.std() > 10
+    # The green boxes of the read dice are drawn on it.
+    assert np.count_nonzero((settled[:, :, 1] > 200) & (settled[:, :, 0] < 40) & (settled[:, :, 2] < 40)) > 100
+
+
+def test_watch_a_missing_source_says_so_and_exits_2(tmp_path, capsys):
+    assert main(["watch", str(tmp_path / "nothing-here")]) == 2
+    assert "nothing-here" in capsys.readouterr().err
+
+
+def test_watch_gives_up_on_a_camera_that_never_comes(capsys):
+    assert main(["watch", "63", "--timeout", "0.1", "--give-up", "0.4"]) == 1
+    err = capsys.readouterr().err
+    assert "camera 63" in err and "giving up" in err
+
+
+def test_watch_refuses_a_bad_tray_area_and_an_unreadable_reference(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["watch", "synthetic", "--tray", "1,2,3"])
+    assert exc.value.code == 2
+    assert "X,Y,W,H" in capsys.readouterr().err
+    bad = tmp_path / "ref.png"
+    bad.write_bytes(b"not a png")
+    assert main(["watch", "synthetic", "--reference", str(bad)]) == 2
+    assert "reference" in capsys.readouterr().err
