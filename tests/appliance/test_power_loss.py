@@ -176,9 +176,9 @@ def test_sigkill_at_random_moments_loses_nothing_and_repeats_nothing(tmp_path):
         proc = _child(state)
         messages, was_killed = [], False
         plan_kill = killed < KILLS
-        target = rng.choice([0] + [rng.randint(1, 16) for _ in range(5)]) if plan_kill else None
+        target = rng.choice([0] + [rng.randint(1, 10) for _ in range(5)]) if plan_kill else None
         if target == 0:  # during start-up or resume: before any line
-            time.sleep(rng.uniform(0.0, 0.15))
+            time.sleep(rng.uniform(0.0, 0.1))
             proc.send_signal(signal.SIGKILL)
         for line in proc.stdout:
             messages.append(json.loads(line))
