@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from appliance.games.biscuit import Biscuit
-from appliance.games.engine import Game, SetupError
+from appliance.games.engine import Game, SetupError, brief
 from appliance.games.maexle import Maexle
 from appliance.games.yacht import Yacht
 
@@ -34,10 +34,10 @@ def new_game(setup: Any) -> Game:
     naming the bad key or value.
     """
     if not isinstance(setup, dict):
-        raise SetupError(f"the setup must be a JSON object, got {setup!r}")
+        raise SetupError(f"the setup must be a JSON object, got {brief(setup)}")
     kind = GAMES.get(setup.get("game")) if isinstance(setup.get("game"), str) else None
     if kind is None:
-        raise SetupError(f"game = {setup.get('game')!r}: must be one of {', '.join(GAMES)}")
+        raise SetupError(f"game = {brief(setup.get('game'))}: must be one of {', '.join(GAMES)}")
     return kind(kind.check_setup(setup))
 
 
@@ -66,7 +66,7 @@ def restore(data: Any) -> Game:
     for n, action in enumerate(data["actions"], 1):
         events = game.apply(action)
         if "error" in events[0]:
-            raise RestoreError(f"saved action {n} {action!r} is not accepted: {events[0]['error']['reason']}")
+            raise RestoreError(f"saved action {n} {brief(action)} is not accepted: {events[0]['error']['reason']}")
     if "state" in data:
         try:  # canonical JSON text: key order does not matter
             saved = json.dumps(data["state"], sort_keys=True)

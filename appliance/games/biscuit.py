@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from appliance.games.engine import Game, Illegal, Switch, check_dice, choice, left_of, right_of
+from appliance.games.engine import Game, Illegal, Switch, brief, check_dice, choice, left_of, right_of
 
 _NOTHING = {(1, 4), (1, 5), (2, 4), (2, 6)}
 
@@ -220,10 +220,10 @@ class Biscuit(Game):
         pick = s["pick"]
         n, roller = pick["count"], s["roller"]
         if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-            raise Illegal(f"a pick is a list of player names, got {value!r}")
+            raise Illegal(f"a pick is a list of player names, got {brief(value)}")
         unknown = [p for p in value if p not in self._players]
         if unknown:
-            raise Illegal(f"{unknown[0]!r} is not at this table; the players are {', '.join(self._players)}")
+            raise Illegal(f"{brief(unknown[0])} is not at this table; the players are {', '.join(self._players)}")
         if len(value) != n:
             raise Illegal(f"{roller} picks {n} player{'s' if n > 1 else ''}, got {len(value)}")
         if not pick["repeats"] and len(set(value)) != len(value):
@@ -265,7 +265,7 @@ class Biscuit(Game):
 
     def _thumbs_last(self, value: Any) -> list[dict]:
         if value not in self._players:
-            raise Illegal(f"{value!r} is not at this table; the players are {', '.join(self._players)}")
+            raise Illegal(f"{brief(value)} is not at this table; the players are {', '.join(self._players)}")
         events: list[dict] = []
         if self._rules["thumbs_loser_drinks"]:
             events += self._drink(value, 1, f"thumbs: {value} was last", "biscuit.thumbs")
@@ -276,7 +276,7 @@ class Biscuit(Game):
         if s["rule"] is None:
             raise Illegal("no rule is in force (a 6-6 makes one)")
         if value not in self._players:
-            raise Illegal(f"{value!r} is not at this table; the players are {', '.join(self._players)}")
+            raise Illegal(f"{brief(value)} is not at this table; the players are {', '.join(self._players)}")
         return self._drink(value, 1, f"{value} broke {s['rule']['by']}'s rule", "biscuit.rule")
 
     # -- what the table does next ----------------------------------------------------------------

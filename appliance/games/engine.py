@@ -11,6 +11,7 @@ the game (a 12-round, 8-player Yacht has ~400 actions).
 from __future__ import annotations
 
 import json
+import reprlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -21,6 +22,24 @@ class SetupError(ValueError):
 
 class Illegal(Exception):
     """Raised inside a game for an action the rules do not allow now; the message is the reason."""
+
+
+# Reasons quote the bad value, but a log line or a caller may hand over anything JSON-like: a
+# string of megabytes, lists nested thousands deep (the builtin repr raises RecursionError), an int
+# past Python's digit limit (repr raises ValueError). The kiosk shows a reason on a line or two.
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 3, 40, 40, 40
+_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxset = _BRIEF.maxfrozenset = 6
+_BRIEF.maxdict = 4
+
+
+def brief(value: Any) -> str:
+    """A short repr of ``value`` for a message (at most ~200 chars, "..." where cut); never raises."""
+    try:
+        text = _BRIEF.repr(value)
+    except Exception:  # a value whose own repr fails
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -45,21 +64,21 @@ class Switch:
         if self.kind == "choice":
             if value in self.choices and isinstance(value, str):
                 return value
-            raise SetupError(f"rules.{key} = {value!r}: must be one of {', '.join(self.choices)}")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be one of {', '.join(self.choices)}")
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
             if value in ("on", "off"):
                 return value == "on"
-            raise SetupError(f"rules.{key} = {value!r}: must be on/off (true/false)")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be on/off (true/false)")
         if self.kind == "count":
             if _is_int(value) and value >= self.minimum:
                 return value
-            raise SetupError(f"rules.{key} = {value!r}: must be a whole number >= {self.minimum}")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be a whole number >= {self.minimum}")
         if self.kind == "limit":
             if value is None or value == "none" or (_is_int(value) and value >= 1):
                 return None if value == "none" else value
-            raise SetupError(f"rules.{key} = {value!r}: must be null (no limit) or a whole number >= 1")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be null (no limit) or a whole number >= 1")
         raise AssertionError(self.kind)
 
 
@@ -80,7 +99,7 @@ def _is_int(value: Any) -> bool:
 def check_dice(value: Any, n: int, who: str) -> list[int]:
     """``value`` as a roll of ``n`` dice; raises Illegal with a reason naming ``who`` otherwise."""
     if not is_dice(value, n):
-        raise Illegal(f"{who} rolls {n} dice, each 1-6; got {value!r}")
+        raise Illegal(f"{who} rolls {n} dice, each 1-6; got {brief(value)}")
     return list(value)
 
 
@@ -134,16 +153,16 @@ class Game:
         distinct non-empty names or is the wrong size for the game, an unknown switch or value.
         """
         if not isinstance(setup, dict):
-            raise SetupError(f"the setup must be a JSON object, got {setup!r}")
+            raise SetupError(f"the setup must be a JSON object, got {brief(setup)}")
         unknown = sorted(set(setup) - {"game", "players", "rules"}, key=str)
         if unknown:
-            raise SetupError(f"unknown setup key {unknown[0]!r}; the keys are game, players, rules")
+            raise SetupError(f"unknown setup key {brief(unknown[0])}; the keys are game, players, rules")
         players = setup.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise SetupError(f"players = {players!r}: must be a list of names")
+            raise SetupError(f"players = {brief(players)}: must be a list of names")
         if len(set(players)) != len(players):
             dup = next(p for p in players if players.count(p) > 1)
-            raise SetupError(f"players: {dup!r} is seated twice; names must be distinct")
+            raise SetupError(f"players: {brief(dup)} is seated twice; names must be distinct")
         top = cls.max_players
         if len(players) < cls.min_players or (top is not None and len(players) > top):
             size = f"{cls.min_players}-{top}" if top else f"{cls.min_players} or more"
@@ -152,7 +171,7 @@ class Game:
         if rules is None:
             rules = {}
         if not isinstance(rules, dict):
-            raise SetupError(f"rules = {rules!r}: must be an object of switch: value")
+            raise SetupError(f"rules = {brief(rules)}: must be an object of switch: value")
         for key in rules:
             if key not in cls.switches:
                 raise SetupError(f"rules.{key}: no such switch in {cls.name}; the switches are "
@@ -229,7 +248,7 @@ class Game:
         if key == "undo":
             return self._undo_last(action, value)
         if key not in self.action_keys:
-            return _error(action, f"{key!r} is not a {self.name} action; the actions are "
+            return _error(action, f"{brief(key)} is not a {self.name} action; the actions are "
                                   + ", ".join((*self.action_keys, "undo")))
         if self.over:
             return _error(action, f"the game is over: {', '.join(self._state['winner'])} won")

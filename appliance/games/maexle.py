@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from appliance.games import maexle_values as mv
-from appliance.games.engine import Game, Illegal, Switch, check_dice, choice
+from appliance.games.engine import Game, Illegal, Switch, brief, check_dice, choice
 
 _WORDS = " ".join(str(v) for v in mv.ORDER)
 
@@ -140,7 +140,7 @@ class Maexle(Game):
     def _announce(self, value: Any) -> list[dict]:
         s = self._state
         if not mv.is_value(value):
-            raise Illegal(f"{value!r} is not a Mäxle value; the values are {_WORDS}")
+            raise Illegal(f"{brief(value)} is not a Mäxle value; the values are {_WORDS}")
         standing = s["announced"]
         if standing is not None and not self._may_follow(value, standing):
             word = "beat" if self._rules["announce"] == "strictly_higher" else "match or beat"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from appliance.games.engine import Game, Illegal, Switch, check_dice, choice
+from appliance.games.engine import Game, Illegal, Switch, brief, check_dice, choice
 from appliance.games.yacht_scoring import CATEGORIES, score
 
 ROUNDS = 12  # seed: "в конце игры у каждого игрока был зафиксирован результат 12 ходов"
@@ -142,7 +142,7 @@ class Yacht(Game):
         s = self._state
         player = s["player"]
         if value not in CATEGORIES:
-            raise Illegal(f"{value!r} is not a category; the categories are {' '.join(CATEGORIES)}")
+            raise Illegal(f"{brief(value)} is not a category; the categories are {' '.join(CATEGORIES)}")
         if s["sheet"][player][value] is not None:
             raise Illegal(f"{player} has used {value} already (each category once, seed: "
                           "\"Игрок может выбрать комбинацию только один раз\")")
