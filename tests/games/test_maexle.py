@@ -274,3 +274,12 @@ def test_two_players_pass_the_cup_back_and_forth():
     assert g.cup_holder == "Bo"
     play(g, {"announce": 42})
     assert g.cup_holder == "Ann"
+
+
+def test_immediate_reveal_a_real_maexle_charges_only_the_players_still_in():
+    g = game("maexle", ["Ann", "Bo", "Cy", "Dee"], maexle="immediate_reveal", limit=1)
+    play(g, {"announce": 54}, {"reveal": True}, {"roll": [3, 1]})  # Dee reveals Ann's lie: Ann is out
+    assert g.out == ["Ann"] and g.expects["player"] == "Dee"
+    ev = play(g, {"announce": 21}, {"roll": [1, 2]})  # Dee's real Mäxle: Bo and Cy, not Ann
+    assert sorted(p["player"] for p in of(ev, "penalty")) == ["Bo", "Cy"]
+    assert g.penalties["Ann"] == 1 and of(ev, "winner") == [["Dee"]]
