@@ -39,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
 def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
     """Replay the log ``lines`` (``name`` labels messages); prints to ``out`` and ``err``."""
+    if lines and lines[0].startswith("\ufeff"):  # a byte order mark, as some editors write UTF-8
+        lines = [lines[0][1:], *lines[1:]]
     numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
     if not numbered:
         print(f"{name}: empty log: the first line must be the setup", file=err)

@@ -210,3 +210,20 @@ def test_every_event_kind_has_a_readable_line():
         for action in actions:
             for event in play(g, action):
                 assert not describe(event).startswith("{"), event
+
+
+def replay_file(tmp_path, capsys, data: bytes, *options):
+    log = tmp_path / "game.jsonl"
+    log.write_bytes(data)
+    status = main(["replay", str(log), *options])
+    out, err = capsys.readouterr()
+    return status, out, err.replace(str(log), "game.jsonl")
+
+
+def log_bytes(lines) -> bytes:
+    return "".join((x if isinstance(x, str) else json.dumps(x, ensure_ascii=False)) + "\n" for x in lines).encode()
+
+
+def test_replay_reads_a_log_that_starts_with_a_byte_order_mark(tmp_path, capsys):
+    status, out, err = replay_file(tmp_path, capsys, b"\xef\xbb\xbf" + log_bytes(MAEXLE_LOG))
+    assert status == 0 and err == "" and "Bo accepts" in out
