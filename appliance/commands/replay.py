@@ -2,8 +2,8 @@
 
 A game log is JSON Lines (../shared/RULES.md §4): the first line is the setup, every later line one
 action. Each action is printed with its line number and the events it gave; with --json every event
-is one JSON line instead (the first is the opening turn). A line that is not JSON, or a setup the
-engine cannot start, is reported on standard error with its line number. Exit status: 0, or 1 if a
+is one JSON line instead (the first is the opening turn). A line that is not UTF-8 or not JSON, or
+a setup the engine cannot start, is reported on standard error with its line number. Exit status: 0, or 1 if a
 line was malformed or an action refused.
 """
 
@@ -27,13 +27,17 @@ def run(args: argparse.Namespace) -> int:
     """Replay ``args.log``; returns the exit status."""
     try:
         if args.log == "-":
-            lines = sys.stdin.read().splitlines()
+            stdin = getattr(sys.stdin, "buffer", None)
+            data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
         else:
-            with open(args.log, encoding="utf-8") as f:
-                lines = f.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+            with open(args.log, "rb") as f:
+                data = f.read()
+    except OSError as exc:
         print(f"dicetable replay: cannot read {args.log}: {exc}", file=sys.stderr)
         return 1
+    # Bytes that are not UTF-8 survive decoding as lone surrogates, so one bad line is reported by
+    # its number (replay_lines) instead of the whole log being refused.
+    lines = data.decode("utf-8", "surrogateescape").splitlines()
     return replay_lines(lines, args.log, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 
@@ -46,6 +50,9 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
         print(f"{name}: empty log: the first line must be the setup", file=err)
         return 1
     n, first = numbered[0]
+    if _not_utf8(first):
+        print(f"{name}:{n}: the setup line is not UTF-8 (column {_not_utf8(first)})", file=err)
+        return 1
     try:
         game = new_game(json.loads(first))
     except json.JSONDecodeError as exc:
@@ -65,6 +72,10 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
     show([{"turn": game.expects}])
     status = 0
     for n, line in numbered[1:]:
+        if _not_utf8(line):
+            print(f"{name}:{n}: not UTF-8, skipped (column {_not_utf8(line)})", file=err)
+            status = 1
+            continue
         try:
             action = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -79,6 +90,15 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
             status = 1
         show(events)
     return status
+
+
+def _not_utf8(line: str) -> int:
+    """The column of the first byte of ``line`` that was not UTF-8 (a lone surrogate), or 0."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start + 1
+    return 0
 
 
 def _word(value: Any) -> str:

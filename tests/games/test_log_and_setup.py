@@ -227,3 +227,23 @@ def log_bytes(lines) -> bytes:
 def test_replay_reads_a_log_that_starts_with_a_byte_order_mark(tmp_path, capsys):
     status, out, err = replay_file(tmp_path, capsys, b"\xef\xbb\xbf" + log_bytes(MAEXLE_LOG))
     assert status == 0 and err == "" and "Bo accepts" in out
+
+
+def test_replay_reports_a_line_that_is_not_utf8_by_number_and_goes_on(tmp_path, capsys):
+    data = log_bytes(MAEXLE_LOG[:3]) + b'{"reveal": tr\xffue}\n' + log_bytes(MAEXLE_LOG[3:])
+    status, out, err = replay_file(tmp_path, capsys, data)
+    assert status == 1 and "game.jsonl:4: not UTF-8" in err and "Traceback" not in err
+    assert "Cy takes 1 penalty point" in out and "Bo accepts" in out
+
+
+def test_replay_reports_a_setup_line_that_is_not_utf8(tmp_path, capsys):
+    status, out, err = replay_file(tmp_path, capsys, b'{"game": "ma\xe4xle"}\n')
+    assert status == 1 and "game.jsonl:1: the setup line is not UTF-8" in err and out == ""
+
+
+def test_replay_reads_standard_input_as_bytes(monkeypatch, capsys):
+    data = b"\xef\xbb\xbf" + log_bytes(MAEXLE_LOG[:3]) + b"\xff\n" + log_bytes(MAEXLE_LOG[3:])
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["replay", "-"]) == 1
+    out, err = capsys.readouterr()
+    assert "-:4: not UTF-8" in err and "Bo accepts" in out
