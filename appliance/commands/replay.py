@@ -37,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     # Bytes that are not UTF-8 survive decoding as lone surrogates, so one bad line is reported by
     # its number (replay_lines) instead of the whole log being refused.
-    lines = data.decode("utf-8", "surrogateescape").splitlines()
+    # JSON Lines end at "\n" alone: str.splitlines would also cut at U+2028, U+0085 and the like,
+    # which json.dumps(ensure_ascii=False) leaves unescaped inside a name.
+    lines = [line.removesuffix("\r") for line in data.decode("utf-8", "surrogateescape").split("\n")]
     return replay_lines(lines, args.log, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 

@@ -247,3 +247,10 @@ def test_replay_reads_standard_input_as_bytes(monkeypatch, capsys):
     assert main(["replay", "-"]) == 1
     out, err = capsys.readouterr()
     assert "-:4: not UTF-8" in err and "Bo accepts" in out
+
+
+def test_replay_splits_lines_only_at_newlines(tmp_path, capsys):
+    # json.dumps(ensure_ascii=False) leaves U+2028, U+2029 and U+0085 in a name as they are.
+    setup = {"game": "biscuit", "players": ["Jā\u2028nis", "Пётр\x85", "Ēriks\u2029"]}
+    status, out, err = replay_file(tmp_path, capsys, log_bytes([setup, {"roll": [3, 4]}]))
+    assert status == 0 and err == "" and "   2  " in out
