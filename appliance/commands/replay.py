@@ -55,11 +55,12 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
     if _not_utf8(first):
         print(f"{name}:{n}: the setup line is not UTF-8 (column {_not_utf8(first)})", file=err)
         return 1
-    try:
-        game = new_game(json.loads(first))
-    except json.JSONDecodeError as exc:
-        print(f"{name}:{n}: the setup line is not JSON: {exc.msg} (column {exc.colno})", file=err)
+    setup, problem = _parse(first)
+    if problem:
+        print(f"{name}:{n}: the setup line is {problem}", file=err)
         return 1
+    try:
+        game = new_game(setup)
     except SetupError as exc:
         print(f"{name}:{n}: bad setup: {exc}", file=err)
         return 1
@@ -78,10 +79,9 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
             print(f"{name}:{n}: not UTF-8, skipped (column {_not_utf8(line)})", file=err)
             status = 1
             continue
-        try:
-            action = json.loads(line)
-        except json.JSONDecodeError as exc:
-            print(f"{name}:{n}: not JSON, skipped: {exc.msg} (column {exc.colno})", file=err)
+        action, problem = _parse(line)
+        if problem:
+            print(f"{name}:{n}: {problem}, skipped", file=err)
             status = 1
             continue
         if not as_json:
@@ -92,6 +92,29 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
             status = 1
         show(events)
     return status
+
+
+# No setup or action of RULES.md §4 nests deeper than 3. A line nested thousands deep makes json
+# raise RecursionError (in loads, or in dumps when its error event is printed): refuse it here.
+MAX_DEPTH = 32
+
+
+def _parse(line: str) -> tuple[Any, str]:
+    """The JSON value of one log line and "", or None and what is wrong with the line."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON: {exc.msg} (column {exc.colno})"
+    except RecursionError:
+        return None, "nested too deep"
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return None, "nested too deep"
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+    return value, ""
 
 
 def _not_utf8(line: str) -> int:

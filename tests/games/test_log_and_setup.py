@@ -254,3 +254,12 @@ def test_replay_splits_lines_only_at_newlines(tmp_path, capsys):
     setup = {"game": "biscuit", "players": ["Jā\u2028nis", "Пётр\x85", "Ēriks\u2029"]}
     status, out, err = replay_file(tmp_path, capsys, log_bytes([setup, {"roll": [3, 4]}]))
     assert status == 0 and err == "" and "   2  " in out
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_replay_reports_a_line_nested_too_deep_by_number_and_goes_on(as_json):
+    lines = [*MAEXLE_LOG[:3], "[" * 5000 + "]" * 5000, '{"reveal": ' + "[" * 900 + "]" * 900 + "}",
+             *MAEXLE_LOG[3:]]
+    status, out, err = run_replay(lines, as_json=as_json)
+    assert status == 1 and "game.jsonl:4: nested too deep" in err and "game.jsonl:5: nested too deep" in err
+    assert "Bo accepts" in out or '"maexle.accept"' in out
