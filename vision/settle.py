@@ -183,6 +183,12 @@ class SettleDetector:
         self._still_since = None
         self._readings.clear()
 
+    def forget(self) -> None:
+        """Forget the still scene and the last reports: the dice lying now are read again and
+        reported even if they were reported before (the table took back a roll the camera misread)."""
+        self.interrupt()
+        self.last_settled = self.last_roll = None
+
     def update(self, image: np.ndarray, t: float, index: int = -1) -> Update:
         """Takes one frame ((H, W, 3) uint8 BGR) with its timestamp ``t`` (s); returns its Update.
         A frame whose ``t`` does not advance past the last one changes nothing."""

@@ -234,6 +234,16 @@ def test_interrupt_forgets_the_still_scene_but_not_the_last_roll():
     assert reports == [] and oracle.calls > calls  # read again, found the same roll
 
 
+def test_forget_reports_the_dice_lying_now_once_more():
+    table = SyntheticTable(2, seed=18)
+    detector = SettleDetector(Oracle(table), expected=2)
+    table.throw([4, 4])
+    play(table, detector, settle_time(table))
+    detector.forget()
+    reports, _ = play(table, detector, 1.0)
+    assert [r[1].reading.values for r in reports] == [(4, 4)]
+
+
 def test_motion_outside_the_tray_area_is_ignored_and_dice_are_reported_in_frame_coordinates():
     table = SyntheticTable(2, seed=17)
     tray = (40, 30, 560, 420)

@@ -30,6 +30,17 @@ def test_grey_four_channel_and_rgb_ordered_frames_normalise_to_the_same_bgr_fram
     assert np.array_equal(normalise(grey, "rgb"), np.dstack([grey] * 3))
 
 
+def test_grey_four_channel_and_swapped_colour_input_give_the_same_reading():
+    from vision.reader import read_dice
+    from vision.synth import TableLook
+
+    bgr, truth = render_still([2, 5, 6], seed=3, look=TableLook())
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    inputs = [(bgr, "bgr"), (grey, "bgr"), (np.dstack([bgr, grey]), "bgr"), (np.ascontiguousarray(bgr[:, :, ::-1]), "rgb")]
+    readings = [read_dice(normalise(img, order), expected=3) for img, order in inputs]
+    assert {(r.status, r.values) for r in readings} == {("ok", (2, 5, 6))}
+
+
 def test_normalising_refuses_what_is_not_an_image_or_an_unknown_order():
     with pytest.raises(FrameError):
         normalise(np.zeros((4, 4, 3), np.uint8))
