@@ -15,6 +15,7 @@ import sys
 from typing import Any, TextIO
 
 from appliance.games import SetupError, new_game
+from appliance.games.engine import brief
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +59,10 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
     setup, problem = _parse(first)
     if problem:
         print(f"{name}:{n}: the setup line is {problem}", file=err)
+        return 1
+    if isinstance(setup, dict) and not {"game", "players"} & set(setup):
+        print(f"{name}:{n}: the first line must be the setup "
+              f"{{\"game\": ..., \"players\": [...], \"rules\": {{...}}}}, not {brief(setup)}", file=err)
         return 1
     try:
         game = new_game(setup)

@@ -263,3 +263,8 @@ def test_replay_reports_a_line_nested_too_deep_by_number_and_goes_on(as_json):
     status, out, err = run_replay(lines, as_json=as_json)
     assert status == 1 and "game.jsonl:4: nested too deep" in err and "game.jsonl:5: nested too deep" in err
     assert "Bo accepts" in out or '"maexle.accept"' in out
+
+
+def test_replay_says_the_setup_line_is_missing_when_the_log_starts_with_an_action():
+    status, out, err = run_replay(MAEXLE_LOG[1:])
+    assert status == 1 and "game.jsonl:1: the first line must be the setup" in err and out == ""
