@@ -107,9 +107,11 @@ MAX_DEPTH = 32
 def _parse(line: str) -> tuple[Any, str]:
     """The JSON value of one log line and "", or None and what is wrong with the line."""
     try:
-        value = json.loads(line)
+        value = json.loads(line, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return None, f"not JSON: {exc.msg} (column {exc.colno})"
+    except ValueError as exc:  # NaN, Infinity: Python's json reads them, JSON has no such values
+        return None, f"not JSON: {exc}"
     except RecursionError:
         return None, "nested too deep"
     stack = [(value, 1)]
@@ -120,6 +122,10 @@ def _parse(line: str) -> tuple[Any, str]:
         children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
         stack.extend((child, depth + 1) for child in children)
     return value, ""
+
+
+def _no_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not a JSON value")
 
 
 def _not_utf8(line: str) -> int:

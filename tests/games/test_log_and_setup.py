@@ -268,3 +268,11 @@ def test_replay_reports_a_line_nested_too_deep_by_number_and_goes_on(as_json):
 def test_replay_says_the_setup_line_is_missing_when_the_log_starts_with_an_action():
     status, out, err = run_replay(MAEXLE_LOG[1:])
     assert status == 1 and "game.jsonl:1: the first line must be the setup" in err and out == ""
+
+
+@pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
+def test_replay_refuses_nan_and_infinity_which_json_lines_do_not_have(word):
+    status, out, err = run_replay([*MAEXLE_LOG[:2], '{"announce": %s}' % word, *MAEXLE_LOG[2:]], as_json=True)
+    assert status == 1 and "game.jsonl:3: not JSON" in err
+    for line in out.splitlines():  # every printed event is standard JSON
+        json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} printed"))
