@@ -162,6 +162,9 @@ class SettleDetector:
     def _shrink(self, image: np.ndarray) -> np.ndarray:
         crop = self._crop(image)
         h, w = crop.shape[:2]
+        if h < 8 or w < 8:
+            raise ValueError(f"the tray area {self.tray} (x, y, w, h px) lies outside the "
+                             f"{image.shape[1]}x{image.shape[0]} frame")
         gw = min(self.params.grid_width, w)
         gh = max(1, round(h * gw / w))
         return cv2.resize(crop, (gw, gh), interpolation=cv2.INTER_AREA)
@@ -191,7 +194,8 @@ class SettleDetector:
 
     def update(self, image: np.ndarray, t: float, index: int = -1) -> Update:
         """Takes one frame ((H, W, 3) uint8 BGR) with its timestamp ``t`` (s); returns its Update.
-        A frame whose ``t`` does not advance past the last one changes nothing."""
+        A frame whose ``t`` does not advance past the last one changes nothing. Raises ValueError
+        when the tray area lies outside the frame."""
         if self._last_t is not None and not t > self._last_t:
             return Update(self.state)
         if self._last_t is not None and t - self._last_t > self.params.max_gap_s:

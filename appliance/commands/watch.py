@@ -122,8 +122,15 @@ def run(args: argparse.Namespace) -> int:
             last_frame_at = time.monotonic()
             last_error = ""
             frames += 1
+            if frames == 1 and reference is not None and reference.shape != frame.image.shape:
+                print(f"dicetable watch: the reference is {reference.shape[1]}x{reference.shape[0]} px, the frames "
+                      f"{frame.image.shape[1]}x{frame.image.shape[0]}: it is not used", file=sys.stderr)
             start = time.perf_counter()
-            update = detector.update(frame.image, frame.t, frame.index)
+            try:
+                update = detector.update(frame.image, frame.t, frame.index)
+            except ValueError as exc:  # a tray area outside the frame
+                print(f"dicetable watch: {exc}", file=sys.stderr)
+                return 2
             ms = (time.perf_counter() - start) * 1000
             if isinstance(source, ImageFolderSource) and source.current_file is not None:
                 file_name = str(source.current_file)

@@ -14,7 +14,7 @@ from vision.frames import FrameError
 from vision.settle import SettleDetector
 from vision.sources import (CameraError, CameraFrozen, CameraMissing, CameraTimeout, EndOfFrames, ImageFolderSource,
                             LiveCamera, PiCamera2Device, SourceClosed, VideoFileSource, normalise, open_source)
-from vision.synth import SyntheticTable, render_still
+from vision.synth import SyntheticTable, TableLook, render_still
 
 # ------------------------------------------------------------------------------------------------
 # Normalising
@@ -32,9 +32,8 @@ def test_grey_four_channel_and_rgb_ordered_frames_normalise_to_the_same_bgr_fram
 
 def test_grey_four_channel_and_swapped_colour_input_give_the_same_reading():
     from vision.reader import read_dice
-    from vision.synth import TableLook
 
-    bgr, truth = render_still([2, 5, 6], seed=3, look=TableLook())
+    bgr, _ = render_still([2, 5, 6], seed=3, look=TableLook())
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     inputs = [(bgr, "bgr"), (grey, "bgr"), (np.dstack([bgr, grey]), "bgr"), (np.ascontiguousarray(bgr[:, :, ::-1]), "rgb")]
     readings = [read_dice(normalise(img, order), expected=3) for img, order in inputs]
@@ -110,7 +109,7 @@ def test_a_video_file_plays_at_its_frame_rate_then_ends(tmp_path):
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (160, 120))
     if not writer.isOpened():
         pytest.skip("this OpenCV build cannot write MJPG video")
-    table = SyntheticTable(2, seed=3, look=__import__("vision.synth", fromlist=["TableLook"]).TableLook(size=(160, 120)))
+    table = SyntheticTable(2, seed=3, look=TableLook(size=(160, 120)))
     for f in table.frames(0.4):
         writer.write(f.image)
     writer.release()

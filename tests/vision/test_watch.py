@@ -66,3 +66,8 @@ def test_watch_refuses_a_bad_tray_area_and_an_unreadable_reference(tmp_path, cap
     bad.write_bytes(b"not a png")
     assert main(["watch", "synthetic", "--reference", str(bad)]) == 2
     assert "reference" in capsys.readouterr().err
+
+
+def test_watch_says_so_when_the_tray_area_lies_outside_the_frame(capsys):
+    assert main(["watch", "synthetic", "--tray", "700,500,100,100"]) == 2
+    assert "outside" in capsys.readouterr().err
