@@ -11,7 +11,9 @@ write access to the install directory (the service user cannot write there), and
 for ``pip install -e .`` (this project's way), a wheel and a source checkout alike. It costs a few ms
 once per language. Workflow for translators: ``appliance/locale/README.md``.
 
-Placeholders use ``str.format`` names: ``_("{player} drinks").format(player=name)``.
+Placeholders use ``str.format`` names: ``_("{player} drinks").format(player=name)``. The texts
+themselves, the games' names and the drink words included, are built in ``appliance.kiosk.words``
+and ``appliance.kiosk.view``; this module is only the mechanism.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
     English and German have 2 forms, Latvian and Russian 3 (the catalogs' Plural-Forms headers,
     CLDR's rules as Babel writes them). Format the count in yourself:
-    ``ngettext("{count} drink", "{count} drinks", n).format(count=n)``.
+    ``ngettext("{player} takes {count} sip", "{player} takes {count} sips", n).format(...)``.
     """
     return _translation.ngettext(singular, plural, n)
 
@@ -102,75 +104,3 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs without translating it now (for tables built at import)."""
     return message
-
-
-# The games' own names (RULES.md; the seeds): Mäxle everywhere, Biskvīts in Latvian, Яхта in Russian.
-GAME_NAMES = {
-    # TRANSLATORS: the German game's own name; keep it "Mäxle" in every language.
-    "maexle": N_("Mäxle"),
-    # TRANSLATORS: the game of the Latvian rule text: "Biskvīts" in Latvian.
-    "biscuit": N_("Biscuit"),
-    # TRANSLATORS: the game of the Russian rule text: "Яхта" in Russian; also its 50-point category.
-    "yacht": N_("Yacht"),
-}
-
-# RULES.md §4 category names -> the names players read (RULES.md §3); Russian from the seed
-# 002_eb2fdbc33035b68e.txt ("КОМБИНАЦИИ").
-CATEGORY_NAMES = {
-    "ones": N_("Ones"),
-    "twos": N_("Twos"),
-    "threes": N_("Threes"),
-    "fours": N_("Fours"),
-    "fives": N_("Fives"),
-    "sixes": N_("Sixes"),
-    "small_straight": N_("Small straight"),
-    "large_straight": N_("Large straight"),
-    "full_house": N_("Full house"),
-    "four_of_a_kind": N_("Four of a kind"),
-    "choice": N_("Choice"),
-    "yacht": N_("Yacht"),
-}
-
-# The drink words the catalogs know (RULES.md preamble: "Drink" is a unit; config `drink_word`).
-UNITS = ("sip", "drink", "point")
-
-
-def game_name(game: str) -> str:
-    """The name of ``game`` ("maexle" | "biscuit" | "yacht") in the active language. ValueError else."""
-    try:
-        return _(GAME_NAMES[game])
-    except KeyError:
-        raise ValueError(f"unknown game {game!r}; one of {', '.join(GAME_NAMES)}") from None
-
-
-def category_name(category: str) -> str:
-    """The Yacht category ``category`` (RULES.md §4 name, e.g. "full_house") in the active language.
-
-    Raises ValueError for an unknown category.
-    """
-    try:
-        return _(CATEGORY_NAMES[category])
-    except KeyError:
-        raise ValueError(f"unknown category {category!r}; one of {', '.join(CATEGORY_NAMES)}") from None
-
-
-def amount(count: int, unit: str = "sip") -> str:
-    """``count`` units of drinking, counted in the active language's plural forms.
-
-    ``unit`` is the config's ``drink_word``. One of UNITS is translated: "1 sip", "2 sips";
-    "1 глоток", "2 глотка", "5 глотков"; "1 malks", "2 malki", "10 malku". Any other word is the
-    table's own, in its own language and form, so it is shown as given: "2 × shot".
-    Raises ValueError for an empty word.
-    """
-    # Literal ngettext calls, one per unit, so that the extractor finds every form.
-    if unit == "sip":
-        text = ngettext("{count} sip", "{count} sips", count)
-    elif unit == "drink":
-        text = ngettext("{count} drink", "{count} drinks", count)
-    elif unit == "point":
-        text = ngettext("{count} point", "{count} points", count)
-    elif unit.strip():
-        return f"{count} × {unit.strip()}"
-    else:
-        raise ValueError("the drink word is empty; use sip, drink, point or a word of your own")
-    return text.format(count=count)
