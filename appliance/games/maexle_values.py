@@ -6,6 +6,8 @@ vordere Ziffer ..."), RULES.md §1 "Value of a roll".
 
 from __future__ import annotations
 
+from appliance.games.engine import brief
+
 # Lowest to highest (RULES.md §1): mixed values, then doubles 11-66, then 21 "Mäxle".
 ORDER: tuple[int, ...] = (
     31, 32, 41, 42, 43, 51, 52, 53, 54, 61, 62, 63, 64, 65,
@@ -19,11 +21,15 @@ _RANK = {v: i for i, v in enumerate(ORDER)}
 def value_of(dice: tuple[int, int] | list[int]) -> int:
     """The Mäxle value of two dice, higher die first: (3, 6) -> 63, (1, 2) -> 21, (4, 4) -> 44.
 
-    Raises ValueError unless given exactly two faces 1-6.
+    Raises ValueError unless given exactly two faces 1-6 (None or a number included).
     """
-    if len(dice) != 2 or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6 for d in dice):
-        raise ValueError(f"a Mäxle roll is two dice 1-6, got {list(dice)}")
-    hi, lo = max(dice), min(dice)
+    try:
+        faces = tuple(dice)
+    except TypeError:
+        faces = ()
+    if len(faces) != 2 or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6 for d in faces):
+        raise ValueError(f"a Mäxle roll is two dice 1-6, got {brief(dice)}")
+    hi, lo = max(faces), min(faces)
     return hi * 10 + lo
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from appliance.games.engine import brief
+
 CATEGORIES: tuple[str, ...] = (
     "ones", "twos", "threes", "fours", "fives", "sixes",
     "small_straight", "large_straight", "full_house", "four_of_a_kind", "choice", "yacht",
@@ -17,11 +19,15 @@ SCORINGS = ("seed", "sackson")
 
 
 def check_dice(dice) -> tuple[int, ...]:
-    """The five dice as a sorted tuple; raises ValueError unless exactly five faces 1-6."""
-    dice = tuple(dice)
-    if len(dice) != 5 or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6 for d in dice):
-        raise ValueError(f"a Yacht roll is five dice 1-6, got {list(dice)}")
-    return tuple(sorted(dice))
+    """The five dice as a sorted tuple; raises ValueError unless exactly five faces 1-6 (None, a
+    number or any other non-sequence included: the kiosk may hold no dice yet)."""
+    try:
+        faces = tuple(dice)
+    except TypeError:
+        faces = ()
+    if len(faces) != 5 or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6 for d in faces):
+        raise ValueError(f"a Yacht roll is five dice 1-6, got {brief(dice)}")
+    return tuple(sorted(faces))
 
 
 def score(category: str, dice, *, scoring: str = "seed", yacht_counts_as_full_house: bool = False) -> int:

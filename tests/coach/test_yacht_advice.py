@@ -103,3 +103,12 @@ def test_bad_rules_switches_raise_value_error(default_cache):
         coach_for({"scoring": "classic"})
     with pytest.raises(ValueError):
         coach_for({"yacht_counts_as_full_house": "yes"})
+
+
+@pytest.mark.parametrize("roll", [None, 12345, {"dice": [1, 2, 3, 4, 5]}])
+def test_no_dice_or_a_roll_that_is_not_a_sequence_is_a_value_error(coach, roll):
+    # The kiosk may ask before the first roll, when the engine's ``dice`` view is None.
+    with pytest.raises(ValueError):
+        coach.hint(roll)
+    with pytest.raises(ValueError):
+        coach.keep(roll, "choice", 1)

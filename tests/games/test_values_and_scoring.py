@@ -68,3 +68,17 @@ def test_unknown_category_and_bad_dice_raise():
     with pytest.raises(ValueError):
         score("choice", (1, 2, 3, 4))
     assert len(CATEGORIES) == 12
+
+
+@pytest.mark.parametrize("bad", [None, 5, 3.5, {"a": 1}, "12345", [1, 2, 3, 4, None], list(range(100_000))])
+def test_a_yacht_roll_that_is_not_five_faces_raises_a_short_value_error(bad):
+    with pytest.raises(ValueError) as exc:
+        score("choice", bad)
+    assert len(str(exc.value)) < 300
+
+
+@pytest.mark.parametrize("bad", [None, 5, 3.5, {"a": 1}, "7", [1, None], list(range(100_000))])
+def test_a_maexle_roll_that_is_not_two_faces_raises_a_short_value_error(bad):
+    with pytest.raises(ValueError) as exc:
+        mv.value_of(bad)
+    assert len(str(exc.value)) < 300
