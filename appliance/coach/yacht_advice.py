@@ -9,6 +9,7 @@ optimum maximises; the points already on the sheet are the same for every choice
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,8 +114,7 @@ class YachtCoach:
         """
         dice, s = state_of(roll)
         c = _category_index(declared)
-        if rolls_left not in range(MAX_REROLLS + 1):
-            raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left!r}")
+        _check_rolls_left(rolls_left)
         mask = int(self.tables.keep[rolls_left, s, c])
         turn = float(self.tables.turn[rolls_left, s, c])
         rest = float(self.tables.game[used_mask(used) | 1 << c])
@@ -140,12 +140,20 @@ class YachtCoach:
                 return None
             best = self.declarations(roll, used)[0]
             return YachtHint("declare", best.category, best.turn)
+        _check_rolls_left(rolls_left)
         if rolls_left == 0:
             return None
         advice = self.keep(roll, declared, rolls_left, used)
         if advice.stop:
             return YachtHint("stop", declared, advice.turn, keep=advice.keep)
         return YachtHint("keep", declared, advice.turn, keep=advice.keep, reroll=advice.reroll)
+
+
+def _check_rolls_left(rolls_left) -> None:
+    # ``in range(3)`` alone would let True and 1.0 through, which then index the tables wrongly.
+    if isinstance(rolls_left, bool) or not isinstance(rolls_left, numbers.Integral) \
+            or rolls_left not in range(MAX_REROLLS + 1):
+        raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left!r}")
 
 
 def _category_index(name: str) -> int:

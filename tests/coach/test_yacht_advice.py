@@ -112,3 +112,11 @@ def test_no_dice_or_a_roll_that_is_not_a_sequence_is_a_value_error(coach, roll):
         coach.hint(roll)
     with pytest.raises(ValueError):
         coach.keep(roll, "choice", 1)
+
+
+@pytest.mark.parametrize("rolls_left", [True, False, 1.0, "1", None])
+def test_rolls_left_must_be_the_whole_number_0_1_or_2(coach, rolls_left):
+    with pytest.raises(ValueError, match="rolls left"):
+        coach.keep((1, 2, 3, 4, 5), "choice", rolls_left)
+    with pytest.raises(ValueError, match="rolls left"):
+        coach.hint((1, 2, 3, 4, 5), declared="choice", rolls_left=rolls_left)
