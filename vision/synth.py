@@ -301,13 +301,13 @@ def _bake_background(look: TableLook, cam: _Camera, rng: np.random.Generator):
     cv2.polylines(img, [np.round(inner * 16).astype(np.int32)], True, (np.array(look.tray) * 0.75).tolist(),
                   max(1, int(wall * 0.25)), cv2.LINE_AA, 4)
     # Felt grain: fine fixed texture, plus a soft light falloff (vignette) towards the corners.
-    grain = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2) * 5
-    img += grain[:, :, None]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    grain = cv2.GaussianBlur(rng.standard_normal((h, w), dtype=np.float32), (0, 0), 1.2)
     lx, ly = look.light[0], look.light[1]
     cx, cy = w / 2 + lx * w * 0.3, h / 2 - ly * h * 0.3
-    r2 = ((xx - cx) / w) ** 2 + ((yy - cy) / h) ** 2
-    img *= (1.08 - 0.55 * r2)[:, :, None]
+    yy, xx = np.ogrid[0:h, 0:w]
+    falloff = 1.08 - 0.55 * (((xx - cx) / w) ** 2 + ((yy - cy) / h) ** 2).astype(np.float32)
+    img += (grain * 5)[:, :, None]
+    img *= falloff[:, :, None]
     bg = np.clip(img, 0, 255).astype(np.uint8)
     return bg, tray_rect
 
@@ -340,12 +340,15 @@ class _NoiseBank:
         if sigma <= 0:
             self.pos = self.neg = []
             return
-        n = rng.normal(0, sigma, (tiles, h + self.PAD, w + self.PAD, 3)).astype(np.float32)
+        shape = (tiles, h + self.PAD, w + self.PAD)
+        n = rng.standard_normal((*shape, 3), dtype=np.float32)
         # A little of the noise is shared by the three channels (luminance noise), as on real sensors.
-        n += rng.normal(0, sigma * 0.5, (tiles, h + self.PAD, w + self.PAD, 1)).astype(np.float32)
-        n = np.round(n)
-        self.pos = [np.clip(t, 0, 255).astype(np.uint8) for t in n]
-        self.neg = [np.clip(-t, 0, 255).astype(np.uint8) for t in n]
+        n += 0.5 * rng.standard_normal((*shape, 1), dtype=np.float32)
+        n *= sigma
+        np.rint(n, out=n)
+        np.clip(n, -255, 255, out=n)
+        self.pos = [np.maximum(t, 0).astype(np.uint8) for t in n]
+        self.neg = [np.maximum(-t, 0).astype(np.uint8) for t in n]
 
     def apply(self, img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Adds noise to ``img`` (H, W, 3) uint8 in place; a different pattern than the last call."""
@@ -391,13 +394,13 @@ def _flat(value: int, yaw: float) -> np.ndarray:
 class _Renderer:
     """Draws frames of one table look; holds the baked layers. Not thread-safe."""
 
-    def __init__(self, look: TableLook, seed: int):
+    def __init__(self, look: TableLook, seed: int, noise_tiles: int = 3):
         self.look = look
         self.rng = np.random.default_rng(seed)
         self.cam = _Camera(look)
         self.bg, self.tray_rect = _bake_background(look, self.cam, self.rng)
         self.glare = _bake_glare(look, self.rng)
-        self.noise = _NoiseBank(look.size, look.noise, self.rng)
+        self.noise = _NoiseBank(look.size, look.noise, self.rng, noise_tiles)
         lv = np.array(look.light, float)
         self.light = lv / np.linalg.norm(lv)
         self.half = look.edge / 2.0
@@ -595,7 +598,7 @@ def render_still(values, *, seed: int = 0, look: TableLook | None = None, touchi
     """
     vals = _check_values(values)
     look = look or TableLook.random(seed, size)
-    r = _Renderer(look, seed)
+    r = _Renderer(look, seed, noise_tiles=1)
     rng = np.random.default_rng([seed, 1])
     styles = [STYLE_BY_NAME[s] for s in look.styles]
     spots = _place(rng, len(vals), r.tray_rect, look.edge, touching=touching)
@@ -608,7 +611,7 @@ def render_empty(*, seed: int = 0, look: TableLook | None = None, size: tuple[in
     """The empty tray of the same table ``render_still`` draws for this seed and look, (H, W, 3) uint8 BGR:
     an empty-tray reference frame as calibration would take it."""
     look = look or TableLook.random(seed, size)
-    return _Renderer(look, seed).render([])
+    return _Renderer(look, seed, noise_tiles=1).render([])
 
 
 # --------------------------------------------------------------------------------------------------
