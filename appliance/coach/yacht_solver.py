@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from appliance.games.yacht import Yacht
 from appliance.games.yacht_scoring import CATEGORIES, SCORINGS, check_dice, score
 
 # Bump when the tables' meaning or layout changes: the disk cache is keyed by it.
@@ -59,13 +60,12 @@ class YachtRules:
     def from_mapping(cls, rules: Mapping | None) -> YachtRules:
         """The Yacht switches of a game setup's ``rules`` dict (other keys are ignored).
 
-        Raises ValueError for a bad value of one of the two switches.
+        Values are read as the engine reads a setup line (``"on"``/``"off"`` too, RULES.md).
+        Raises ValueError (the engine's SetupError) for a bad value of one of the two switches.
         """
-        rules = rules or {}
-        return cls(
-            scoring=rules.get("scoring", "seed"),
-            yacht_counts_as_full_house=rules.get("yacht_counts_as_full_house", False),
-        )
+        rules, switches = rules or {}, Yacht.switches
+        return cls(**{key: switches[key].check(key, rules[key]) if key in rules else switches[key].default
+                      for key in ("scoring", "yacht_counts_as_full_house")})
 
     @property
     def key(self) -> str:

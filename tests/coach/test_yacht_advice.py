@@ -120,3 +120,12 @@ def test_rolls_left_must_be_the_whole_number_0_1_or_2(coach, rolls_left):
         coach.keep((1, 2, 3, 4, 5), "choice", rolls_left)
     with pytest.raises(ValueError, match="rolls left"):
         coach.hint((1, 2, 3, 4, 5), declared="choice", rolls_left=rolls_left)
+
+
+def test_rules_read_on_and_off_as_a_setup_line_writes_them(default_cache):
+    from appliance.coach import YachtRules
+
+    assert YachtRules.from_mapping({"yacht_counts_as_full_house": "on"}) == YachtRules("seed", True)
+    assert YachtRules.from_mapping({"yacht_counts_as_full_house": "off", "limit": 3}) == YachtRules()
+    with pytest.raises(ValueError, match="yacht_counts_as_full_house"):
+        YachtRules.from_mapping({"yacht_counts_as_full_house": 1})
