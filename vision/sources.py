@@ -322,8 +322,9 @@ class PiCamera2Device:
         self._cam.set_controls(controls)
 
     def read(self) -> tuple[np.ndarray, float | None]:
-        """The next frame and its sensor timestamp (ns since boot on the monotonic clock, as s).
-        Raises TimeoutError after ``timeout`` s without a frame."""
+        """The next frame and when it was exposed on the ``time.monotonic`` clock, s (the request's
+        ``SensorTimestamp`` in ns: the clock picamera2's own ``flush`` compares with
+        ``time.monotonic_ns()``). Raises TimeoutError after ``timeout`` s without a frame."""
         request = self._cam.capture_request(wait=self.timeout)
         try:
             img = request.make_array("main")
