@@ -493,7 +493,10 @@ class LiveCamera:
         with self._cond:
             if self._fault is not None:
                 return str(self._fault)
-            return "ok" if self._latest is not None else f"{self.name}: starting"
+            if self._latest is None:
+                return f"{self.name}: starting"
+            age = self._clock() - self._latest.t
+            return "ok" if age <= self.timeout else f"{self.name}: no frame for {age:.1f} s"
 
     def read(self, timeout: float | None = None) -> Frame:
         """The newest frame not returned before, waiting at most ``timeout`` s (default: the

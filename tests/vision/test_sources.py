@@ -267,6 +267,7 @@ def test_a_camera_that_hangs_mid_game_gives_timeouts_not_a_blocked_caller():
     with pytest.raises(CameraTimeout):
         cam.read()
     assert time.monotonic() - start < 0.3
+    assert "no frame for" in cam.status
     start = time.monotonic()
     cam.close()
     assert time.monotonic() - start < 0.3
