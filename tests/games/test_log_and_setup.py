@@ -276,3 +276,22 @@ def test_replay_refuses_nan_and_infinity_which_json_lines_do_not_have(word):
     assert status == 1 and "game.jsonl:3: not JSON" in err
     for line in out.splitlines():  # every printed event is standard JSON
         json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} printed"))
+
+
+def test_maexle_seats_2_to_20_players():
+    names = [f"P{i}" for i in range(21)]
+    assert new_game({"game": "maexle", "players": names[:20]}).players == tuple(names[:20])
+    with pytest.raises(SetupError, match="2-20 players, got 21"):
+        new_game({"game": "maexle", "players": names})
+
+
+def test_names_in_latvian_and_cyrillic_play_save_and_replay():
+    names = ["Jānis", "Пётр", "Ēriks", "Ģirts"]
+    setup = {"game": "biscuit", "players": names}
+    actions = [{"roll": [1, 1]}, {"roll": [3, 4]}, {"roll": [2, 2]}, {"pick": ["Ģirts", "Jānis"]}, {"roll": [5, 6]}]
+    g, _ = replay(setup, actions)
+    assert g.biscuit == "Пётр" and g.drinks == {"Jānis": 1, "Пётр": 0, "Ēriks": 1, "Ģirts": 1}
+    back = restore(json.loads(json.dumps(g.to_json(), ensure_ascii=False)))
+    assert back.state_json() == g.state_json()
+    status, out, err = run_replay([json.dumps(x, ensure_ascii=False) for x in [setup, *actions]])
+    assert status == 0 and err == "" and "Пётр is the Biscuit" in out and "Ēriks (left of Пётр) drinks 1" in out
