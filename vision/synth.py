@@ -555,27 +555,63 @@ class _Renderer:
 # Still frames
 
 
+def _footprint(x: float, y: float, yaw: float, edge: float) -> np.ndarray:
+    """The (4, 2) corners of a flat die's square footprint on the tray, world px."""
+    c, s = math.cos(yaw) * edge / 2, math.sin(yaw) * edge / 2
+    return np.array([(x + c - s, y + s + c), (x - c - s, y - s + c), (x - c + s, y - s - c), (x + c + s, y + s - c)])
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """True when two convex quadrilaterals overlap (separating axis test on their edge normals)."""
+    for poly in (a, b):
+        for i in range(4):
+            ex, ey = poly[(i + 1) % 4] - poly[i]
+            axis = np.array([-ey, ex])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() <= pb.min() or pb.max() <= pa.min():
+                return False
+    return True
+
+
 def _place(rng: np.random.Generator, n: int, rect, edge: float, *, touching: bool = False,
-           around: tuple[float, float, float] | None = None, avoid: list[tuple[float, float]] = ()) -> list[tuple[float, float]]:
-    """n die centres (world px) inside ``rect`` (x0, y0, x1, y1), or inside circle ``around``
-    (x, y, r); apart by at least 1.6 edges (1.05 when ``touching`` is allowed). Raises ValueError
-    when they do not fit."""
+           around: tuple[float, float, float] | None = None) -> list[tuple[float, float, float]]:
+    """n flat dice (x, y, yaw): centres in world px inside ``rect`` (x0, y0, x1, y1) or inside the
+    circle ``around`` (x, y, r), yaw in radians. Apart by at least 1.6 edges; with ``touching``,
+    most dice are laid against another (a shared edge, slightly askew), as thrown dice often lie,
+    never overlapping. Raises ValueError when they do not fit."""
     margin = 0.9 * edge
-    gap = (1.05 if touching else 1.6) * edge
     for _ in range(200):
-        pts: list[tuple[float, float]] = []
+        placed: list[tuple[float, float, float]] = []
+        shapes: list[np.ndarray] = []
         for _ in range(n * 60):
-            if around is not None:
+            if touching and placed and rng.uniform() < 0.7:
+                bx, by, byaw = placed[int(rng.integers(len(placed)))]
+                side = byaw + int(rng.integers(4)) * math.pi / 2
+                d, slide = edge * rng.uniform(1.01, 1.06), edge * rng.uniform(-0.45, 0.45)
+                x = bx + d * math.cos(side) - slide * math.sin(side)
+                y = by + d * math.sin(side) + slide * math.cos(side)
+                yaw = byaw + rng.uniform(-0.08, 0.08)
+            elif around is not None:
                 r = around[2] * math.sqrt(rng.uniform())
                 a = rng.uniform(0, 2 * math.pi)
-                p = (around[0] + r * math.cos(a), around[1] + r * math.sin(a))
+                x, y, yaw = around[0] + r * math.cos(a), around[1] + r * math.sin(a), rng.uniform(0, 2 * math.pi)
             else:
                 x0, y0, x1, y1 = rect
-                p = (rng.uniform(x0 + margin, x1 - margin), rng.uniform(y0 + margin, y1 - margin))
-            if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= gap for q in (*pts, *avoid)):
-                pts.append(p)
-                if len(pts) == n:
-                    return pts
+                x, y = rng.uniform(x0 + margin, x1 - margin), rng.uniform(y0 + margin, y1 - margin)
+                yaw = rng.uniform(0, 2 * math.pi)
+            if rect is not None and around is None:
+                x0, y0, x1, y1 = rect
+                if not (x0 + margin <= x <= x1 - margin and y0 + margin <= y <= y1 - margin):
+                    continue
+            shape = _footprint(x, y, yaw, edge)
+            if any(_overlap(shape, o) for o in shapes):
+                continue
+            if not touching and any(math.hypot(x - px, y - py) < 1.6 * edge for px, py, _ in placed):
+                continue
+            placed.append((x, y, yaw))
+            shapes.append(shape)
+            if len(placed) == n:
+                return placed
     raise ValueError(f"{n} dice of {edge:.0f} px do not fit on this tray")
 
 
@@ -587,11 +623,13 @@ def _check_values(values) -> tuple[int, ...]:
 
 
 def render_still(values, *, seed: int = 0, look: TableLook | None = None, touching: bool = False,
-                 size: tuple[int, int] = (640, 480)) -> tuple[np.ndarray, tuple[Die, ...]]:
+                 hand: bool = False, size: tuple[int, int] = (640, 480)) -> tuple[np.ndarray, tuple[Die, ...]]:
     """One frame of dice lying still on the tray, and the truth.
 
     values: the top faces, 1-6 each (one per die, at least one); seed: everything random (positions,
     yaw, noise; the look too when ``look`` is None: ``TableLook.random(seed, size)``).
+    touching: most dice lie against another (sharing an edge), never overlapping.
+    hand: a hand held over the tray, hiding what lies under it (the truth still lists every die).
     Returns ((H, W, 3) uint8 BGR, a ``Die`` per die in the order of ``values`` with the top face's
     projected centre and axis-aligned box in px). Raises ValueError for values outside 1-6 or dice
     that do not fit on the tray.
@@ -602,9 +640,13 @@ def render_still(values, *, seed: int = 0, look: TableLook | None = None, touchi
     rng = np.random.default_rng([seed, 1])
     styles = [STYLE_BY_NAME[s] for s in look.styles]
     spots = _place(rng, len(vals), r.tray_rect, look.edge, touching=touching)
-    poses = [DiePose(x, y, _flat(v, rng.uniform(0, 2 * math.pi)), styles[i % len(styles)])
-             for i, (v, (x, y)) in enumerate(zip(vals, spots))]
-    return r.render(poses), tuple(r.die_truth(p) for p in poses)
+    poses = [DiePose(x, y, _flat(v, yaw), styles[i % len(styles)]) for i, (v, (x, y, yaw)) in enumerate(zip(vals, spots))]
+    held = None
+    if hand:
+        x0, y0, x1, y1 = r.tray_rect
+        held = (rng.uniform(x0, x1), rng.uniform(y0, y1), rng.uniform(0, 2 * math.pi), 6 * look.edge)
+    image = r.render(poses, hand=held, skin=SKINS[int(rng.integers(len(SKINS)))])
+    return image, tuple(r.die_truth(p) for p in poses)
 
 
 def render_empty(*, seed: int = 0, look: TableLook | None = None, size: tuple[int, int] = (640, 480)) -> np.ndarray:
@@ -766,7 +808,7 @@ class SyntheticTable:
         x0, y0, x1, y1 = self._r.tray_rect
         side = int(self.rng.integers(4))
         tracks = []
-        for i, (v, (x, y)) in enumerate(zip(vals, spots)):
+        for i, (v, (x, y, yaw)) in enumerate(zip(vals, spots)):
             # Enter from one side of the tray, a little spread, starting just outside it.
             if side == 0:
                 sx, sy = x0 - self.look.edge, self.rng.uniform(y0, y1)
@@ -778,7 +820,7 @@ class SyntheticTable:
                 sx, sy = self.rng.uniform(x0, x1), y1 + self.look.edge
             dist = math.hypot(x - sx, y - sy)
             dur = self.throw_s * self.rng.uniform(0.75, 1.0)
-            rot = _flat(v, self.rng.uniform(0, 2 * math.pi))
+            rot = _flat(v, yaw)
             # A rolling cube turns 90 degrees per edge length travelled; whole quarter turns end flat.
             quarter = max(1, round(dist / self.look.edge))
             tracks.append(_Track(sx, sy, x, y, t0, t0 + dur, rot, self._styles[i % len(self._styles)],
@@ -823,8 +865,8 @@ class SyntheticTable:
         cx = self.rng.uniform(x0 + radius + e, x1 - radius - e)
         cy = self.rng.uniform(y0 + radius + e, y1 - radius - e)
         spots = _place(self.rng, len(vals), None, e, around=(cx, cy, radius - 1.1 * e))
-        self._tracks = [_Track(x, y, x, y, self.t, self.t, _flat(v, self.rng.uniform(0, 2 * math.pi)),
-                               self._styles[i % len(self._styles)]) for i, (v, (x, y)) in enumerate(zip(vals, spots))]
+        self._tracks = [_Track(x, y, x, y, self.t, self.t, _flat(v, yaw), self._styles[i % len(self._styles)])
+                        for i, (v, (x, y, yaw)) in enumerate(zip(vals, spots))]
         self._cup = [(self.t, self.t + duration, (cx, cy, radius), 4 * radius, 0.0)]
         return self.still_at
 

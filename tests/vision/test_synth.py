@@ -34,6 +34,25 @@ def test_dice_are_not_touching_unless_asked():
                 assert gap > 1.2 * max(a.box[2], b.box[2]) * 0.9
 
 
+def test_touching_dice_lie_edge_to_edge_without_overlapping():
+    from vision.synth import _footprint, _overlap
+
+    img, dice = render_still([1, 2, 3, 4, 5], seed=5, touching=True, look=TableLook())
+    centres = np.array([d.center for d in dice])
+    gaps = [min(np.hypot(*(c - o)) for j, o in enumerate(centres) if j != i) for i, c in enumerate(centres)]
+    edge = TableLook().edge
+    assert sum(g < 1.2 * edge for g in gaps) >= 2  # some dice touch
+    square = _footprint(0, 0, 0.3, 10)
+    assert _overlap(square, _footprint(5, 0, 0, 10)) and not _overlap(square, _footprint(20, 0, 0, 10))
+
+
+def test_a_hand_over_the_tray_hides_part_of_it():
+    plain, _ = render_still([3, 3], seed=6)
+    handed, _ = render_still([3, 3], seed=6, hand=True)
+    changed = np.abs(plain.astype(int) - handed.astype(int)).max(axis=2) > 40
+    assert 0.02 < changed.mean() < 0.6
+
+
 def test_a_die_has_its_colours_and_the_empty_tray_has_none():
     look = TableLook(styles=("red",), noise=0, blur=0)
     img, (die,) = render_still([5], seed=1, look=look)
