@@ -60,7 +60,10 @@ def read_tables(path: Path, rules: YachtRules) -> YachtTables | None:
     n_states = len(dice_space().states)
     shape = (ROLLS_PER_TURN, n_states, N_CATEGORIES)
     try:
-        with np.load(path, allow_pickle=False) as stored:
+        stored = np.load(path, allow_pickle=False)
+        if not isinstance(stored, np.lib.npyio.NpzFile):  # a plain .npy array: not our archive
+            raise ValueError(f"not an .npz archive but a {type(stored).__name__}")
+        with stored:
             stamp = str(stored["stamp"])
             turn, keep, game = stored["turn"], stored["keep"], stored["game"]
     except FileNotFoundError:

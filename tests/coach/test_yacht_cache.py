@@ -79,3 +79,13 @@ def test_the_cache_directory_follows_systemd_then_xdg_then_home(monkeypatch, tmp
     assert default_cache_dir() == yacht_cache.Path("/var/lib/dicetable")
     monkeypatch.setenv("CACHE_DIRECTORY", "/var/cache/dicetable:/var/cache/other")
     assert default_cache_dir() == yacht_cache.Path("/var/cache/dicetable")
+
+
+def test_a_cache_file_holding_a_single_array_is_solved_again(tmp_path, solved):
+    # np.load gives an ndarray, not an archive, for a file that starts as a plain .npy does.
+    path = cache_path(YachtRules(), tmp_path)
+    with open(path, "wb") as f:
+        np.save(f, np.arange(5))
+    assert read_tables(path, YachtRules()) is None
+    assert same(load_or_solve(YachtRules(), tmp_path), solved())
+    assert read_tables(path, YachtRules()) is not None
