@@ -70,7 +70,7 @@ def restore(data: Any) -> Game:
     if "state" in data:
         try:  # canonical JSON text: key order does not matter
             saved = json.dumps(data["state"], sort_keys=True)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):  # not JSON, or nested past what json walks
             saved = None
         if saved != game.state_json():
             raise RestoreError("the saved state differs from the one its actions lead to")

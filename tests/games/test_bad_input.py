@@ -91,3 +91,12 @@ def test_error_events_of_ordinary_junk_still_serialise():
     g = started("maexle")
     for junk in ({"announce": "54"}, {"roll": [1, 2, 3]}, {"shout": None}, [1, 2], "roll"):
         json.dumps(g.apply(junk))
+
+
+def test_a_restore_with_a_deeply_nested_state_raises_restore_error():
+    from appliance.games import RestoreError
+
+    data = started("maexle").to_json()
+    data["state"] = nested(5000)
+    with pytest.raises(RestoreError, match="differs"):
+        restore(data)
