@@ -122,6 +122,8 @@ class Session:
         for action, events in zip(saved.actions, saved.events):
             _track(history, action, events)
         session = cls(game, store=store, game_id=saved.id, drink_word=drink_word, history=history)
+        # A game that ended just before the power went comes back only for its last announcements.
+        session.ended = bool(getattr(saved, "ended", False))
         pending = [Outcome(True, action, events, session._announce(events), seq=seq)
                    for seq, action, events in saved.pending]
         log.info("resumed game %s after %d actions (%d to announce)", saved.id, len(saved.actions), len(pending))

@@ -42,11 +42,13 @@ class Hooks:
     announce(list[Announcement]): every outcome's announcements, when they are taken (the demo's
         transcript, the voice). expect(dice: int | None): how many dice the camera should look for
         now (the settle detector's input). reread(): read the dice lying now again (after an undo).
+    sound(name): a sound effect, "settled" (a roll was taken from the camera) or "reveal".
     """
 
     announce: Callable[[list[Announcement]], None] | None = None
     expect: Callable[[int | None], None] | None = None
     reread: Callable[[], None] | None = None
+    sound: Callable[[str], None] | None = None
 
 
 @dataclass
@@ -195,6 +197,7 @@ class App:
         outcome = self.session.dice(reading)
         if outcome.accepted:
             self.screen, self.sub = "play", ""
+            self._sound("settled")
             self._took(outcome)
         elif outcome.problem:
             self.say(outcome.problem)
@@ -280,7 +283,8 @@ class App:
         self.sub = "believe"
 
     def _c_reveal(self, _arg: str) -> None:
-        self._act({"reveal": True})
+        if self._act({"reveal": True}):
+            self._sound("reveal")
 
     def _c_accept(self, _arg: str) -> None:
         self._act({"accept": True})
@@ -525,7 +529,7 @@ class App:
         """The REVEAL button: accepted only when the game expects a reveal (RULES.md §1)."""
         need = self.session.need if self.session is not None and self.screen == "play" else None
         if need is not None and "reveal" in need.actions:
-            self._act({"reveal": True})
+            self._c_reveal("")
         elif need is not None and need.kind == "lift":
             self.say(_("Lift the cup: the camera reads the dice"))
         elif self.banner is not None:
@@ -565,9 +569,14 @@ class App:
             self.screen = "over"
         self.tick()
 
+    def _sound(self, name: str) -> None:
+        if self.hooks.sound is not None:
+            self.hooks.sound(name)
+
     def _show_next_banner(self, now: float) -> None:
         self.banner = self.banners.popleft()
-        self.banner_until = now + self.banner_s
+        # A queue that grows (a fast table) moves faster, so the screen never lags far behind.
+        self.banner_until = now + (self.banner_s if not self.banners else max(1.2, self.banner_s / (1 + len(self.banners))))
         if self.banner.last_of_outcome and self.session is not None:
             self.session.announced(self.banner.seq)
 

@@ -223,21 +223,21 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
     W, H = surface.get_size()
     a = view.banner
     colour = th.TONES.get(a.tone, th.INFO)
-    r = pygame.Rect(0, 0, W - 4 * t.gap, int(H * 0.42))
-    r.center = (W // 2, int(H * 0.55))
-    shadow = pygame.Surface((W, H), pygame.SRCALPHA)
-    shadow.fill((0, 0, 0, 120))
-    surface.blit(shadow, (0, 0))
+    # Across the bottom: the camera view (top left) stays visible, so the table sees the dice and
+    # what they mean at once.
+    r = pygame.Rect(2 * t.gap, 0, W - 4 * t.gap, int(H * 0.31))
+    r.bottom = H - t.gap
+    pygame.draw.rect(surface, th.BACKGROUND, r.inflate(2 * t.gap, 2 * t.gap), border_radius=t.px(22))
     pygame.draw.rect(surface, colour, r, border_radius=t.px(18))
     pygame.draw.rect(surface, th.TEXT, r, width=max(2, t.px(3)), border_radius=t.px(18))
     fg = th.ACCENT_TEXT if a.tone in ("win", "good", "info") else th.TEXT
     if a.detail:
-        main = pygame.Rect(r.x + t.px(16), r.y + t.px(8), r.width - t.px(32), int(r.height * 0.68))
-        sub = pygame.Rect(r.x + t.px(16), main.bottom, r.width - t.px(32), r.bottom - main.bottom - t.px(8))
-        w.text(surface, t, a.text, main, size=60, colour=fg, bold=True, lines=2)
-        w.text(surface, t, a.detail, sub, size=24, colour=fg, lines=2)
+        main = pygame.Rect(r.x + t.px(16), r.y + t.px(6), r.width - t.px(32), int(r.height * 0.66))
+        sub = pygame.Rect(r.x + t.px(16), main.bottom, r.width - t.px(32), r.bottom - main.bottom - t.px(6))
+        w.text(surface, t, a.text, main, size=54, colour=fg, bold=True, lines=2)
+        w.text(surface, t, a.detail, sub, size=22, colour=fg)
     else:
-        w.text(surface, t, a.text, r.inflate(-t.px(32), -t.px(16)), size=64, colour=fg, bold=True, lines=2)
+        w.text(surface, t, a.text, r.inflate(-t.px(32), -t.px(12)), size=56, colour=fg, bold=True, lines=2)
     hits.append((r, "dismiss"))
 
 
@@ -287,8 +287,16 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     foot = pygame.Rect(m, H - t.px(64) - m, W - 2 * m, t.px(64))
     _buttons(surface, view, t, hits, tools, grid(foot, len(tools), len(tools), m), size=22, keys=False)
     area = pygame.Rect(m, field_r.bottom + m, W - 2 * m, foot.y - field_r.bottom - 2 * m)
-    columns = 11 if len(keys) <= 33 else 12
-    _buttons(surface, view, t, hits, keys, grid(area, len(keys), columns, m // 2), size=24, keys=False)
+    rows = view.key_rows or [len(keys)]
+    gap = max(2, m // 2)
+    key_w = (area.width - gap * (max(rows) - 1)) // max(rows)
+    key_h = (area.height - gap * (len(rows) - 1)) // len(rows)
+    rects, y = [], area.y
+    for n in rows:  # each row centred, as on a keyboard
+        x = area.centerx - (n * key_w + (n - 1) * gap) // 2
+        rects += [pygame.Rect(x + i * (key_w + gap), y, key_w, key_h) for i in range(n)]
+        y += key_h + gap
+    _buttons(surface, view, t, hits, keys, rects, size=24, keys=False)
 
 
 def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
@@ -306,7 +314,13 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     y = right.y
     prompt_h = 0 if view.big_prompt else t.px(58)
     if prompt_h:
-        w.text(surface, t, view.prompt, pygame.Rect(right.x, y, right.width, prompt_h), size=27, bold=True,
+        prompt_w = right.width
+        if view.dice:  # the dice on the table, beside the prompt
+            dice_w = min(int(right.width * 0.48), len(view.dice) * t.px(48))
+            prompt_w = right.width - dice_w - m
+            w.dice_row(surface, t, pygame.Rect(right.right - dice_w, y + t.px(6), dice_w, prompt_h - t.px(12)),
+                       view.dice, max_side=t.px(44))
+        w.text(surface, t, view.prompt, pygame.Rect(right.x, y, prompt_w, prompt_h), size=27, bold=True,
                align="left", lines=2)
         y += prompt_h
     for line, colour, size in ((view.info, th.MUTED, 18), (view.hint, th.INFO, 17)):
@@ -315,10 +329,6 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
                    align="left")
             y += t.px(26)
     rest = pygame.Rect(right.x, y + m, right.width, right.bottom - y - m)
-    if view.dice:
-        strip = pygame.Rect(rest.x, rest.y, rest.width, t.px(56))
-        w.dice_row(surface, t, strip, view.dice, max_side=t.px(52))
-        rest = pygame.Rect(rest.x, strip.bottom + m, rest.width, rest.bottom - strip.bottom - m)
     if view.big_prompt:
         _big_prompt(surface, view, t, rest)
         return

@@ -83,6 +83,7 @@ class View:
     dice: list[int] = field(default_factory=list)
     dice_focus: int = -1
     text_field: str | None = None
+    key_rows: list[int] = field(default_factory=list)  # the on-screen keyboard: keys per row
     focus: int = -1
 
     @property
@@ -145,7 +146,8 @@ def _names(app) -> View:
         Choice("named", _("OK"), style="primary"),
     ]
     title = _("New player") if app.editing is None else _("Rename seat {n}").format(n=app.editing + 1)
-    return View("names", title=title, prompt=_("Type the name"), choices=choices, text_field=app.typed)
+    return View("names", title=title, prompt=_("Type the name"), choices=choices, text_field=app.typed,
+                key_rows=[len(row) for row in rows])
 
 
 # ------------------------------------------------------------------------------------------ play

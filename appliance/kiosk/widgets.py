@@ -27,8 +27,11 @@ def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bol
     while True:
         font = t.font(size, bold)
         wrapped = wrap(content, font, box.width) if lines > 1 else [content]
+        # The first line needs the font's height, each further one its line spacing; a line box
+        # may reach 8% past the box (ascent and descent are room, not glyphs).
+        tall = font.get_height() + font.get_linesize() * (len(wrapped) - 1)
         fits = len(wrapped) <= lines and all(font.size(line)[0] <= box.width for line in wrapped) \
-            and font.get_linesize() * len(wrapped) <= box.height + font.get_linesize() * 0.25
+            and tall <= box.height * 1.08
         if fits or size <= _MIN_SIZE:
             return font, wrapped[:lines]
         size *= 0.9

@@ -1,0 +1,161 @@
+"""The appliance as the boot service runs it: the camera, the GPIO buttons, the full-screen kiosk.
+
+Reads the config (``/etc/dicetable/config.toml``, $DICETABLE_CONFIG or --config; see
+systemd/config.example.toml), opens the saved games in the state directory and resumes an unfinished
+game where it was, then runs the kiosk until it is stopped (SIGTERM, Ctrl+Q). A bad config file exits
+with status 78 and one clear message (the unit does not restart on it). A missing camera or missing
+GPIO does not stop the kiosk: it says so on screen, and dice can be entered by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, metavar="PATH", help="the config file (default /etc/dicetable/config.toml)")
+    parser.add_argument("--windowed", action="store_true", help="a window instead of full screen (for a desk)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from appliance import config
+    from appliance.service import Service
+
+    service = Service()
+    try:
+        cfg = config.load(args.config)
+    except config.ConfigError as exc:
+        return service.fail(str(exc), config.EXIT_BAD_CONFIG)
+    return Appliance(cfg, service, windowed=args.windowed).run()
+
+
+class Appliance:
+    """Everything the boot service starts, wired together (see :meth:`run`)."""
+
+    def __init__(self, cfg, service, *, windowed: bool = False) -> None:
+        self.cfg = cfg
+        self.service = service
+        self.windowed = windowed
+        self.log = __import__("logging").getLogger("appliance.kiosk")
+
+    def run(self) -> int:
+        import os
+        import signal
+
+        from appliance import i18n
+        from appliance.i18n import _
+        from appliance.inputs import Command, CommandQueue
+        from appliance.kiosk.app import App, Hooks
+        from appliance.store import Store, StoreError
+
+        cfg = self.cfg
+        i18n.set_language(cfg.language)
+        try:
+            store = Store.open(cfg.state_dir)
+        except StoreError as exc:
+            return self.service.fail(f"dicetable kiosk: {exc}", 1)
+        if cfg.display.driver != "auto":
+            os.environ["SDL_VIDEODRIVER"] = cfg.display.driver
+        commands = CommandQueue()
+        voice, sounds = self._sound()
+        pipeline = worker = None
+
+        def announce(items) -> None:
+            if voice is not None:
+                for a in items:
+                    voice.say(a.text)
+
+        def sound(name: str) -> None:
+            if sounds is not None:
+                sounds.play(name)
+
+        app = App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
+                  maexle_odds=cfg.coach.maexle_odds, hooks=Hooks(announce=announce, sound=sound))
+        pipeline, worker = self._camera(commands, app)
+        buttons = self._buttons(commands)
+        if pipeline is not None:
+            app.hooks.expect, app.hooks.reread = pipeline.expect, pipeline.reread
+        app.resume()
+        if pipeline is None:
+            app.say(_("No camera: enter the dice by hand (Fix dice)"), seconds=30)
+
+        from appliance.kiosk.loop import Kiosk
+
+        fullscreen = cfg.display.fullscreen and not self.windowed
+        try:
+            kiosk = Kiosk(app, commands, size=cfg.display.size if (cfg.display.size or not fullscreen) else None,
+                          fullscreen=fullscreen, pipeline=pipeline, buttons=buttons, frame_hook=self.service.tick)
+        except Exception as exc:  # no display at all: nothing to show the table
+            self._stop(worker, buttons, voice, store)
+            return self.service.fail(f"dicetable kiosk: cannot open the display: {exc}", 1)
+
+        def stop(_signum, _frame) -> None:
+            commands.put(Command("quit", source="signal"))
+        signal.signal(signal.SIGTERM, stop)
+        kiosk.step()  # the first frame on screen
+        self.service.ready(_("{game}, {players} players").format(
+            game=app.session.kind if app.session else "setup", players=len(app.seats)))
+        try:
+            kiosk.run()
+        finally:
+            self.service.stopping()
+            kiosk.close()
+            self._stop(worker, None, voice, store)
+        return 0
+
+    def _sound(self):
+        try:
+            from appliance.sounds import Sounds
+            from appliance.voice import Voice
+
+            return Voice(volume=self.cfg.sound.volume, enabled=self.cfg.sound.voice), Sounds(self.cfg.sound.volume)
+        except Exception:
+            self.log.exception("no sound")
+            return None, None
+
+    def _camera(self, commands, app):
+        """The camera pipeline in its worker thread, or (None, None) when no source can be opened."""
+        from appliance.inputs import Command
+        from appliance.kiosk.camera import CameraPipeline, CameraWorker
+
+        cfg = self.cfg.camera
+        try:
+            from vision.reader import read_dice
+            from vision.settle import SettleDetector
+            from vision.sources import open_source
+
+            source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
+                                 exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None)
+        except Exception as exc:
+            self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
+            return None, None
+        detector = SettleDetector(read_dice, tray=self.cfg.tray.area)
+        pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
+        live = not isinstance(cfg.source, Path) and cfg.source != "synthetic"
+        return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps).start()
+
+    def _buttons(self, commands):
+        """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""
+        from appliance.inputs import GpioButtons
+
+        g = self.cfg.gpio
+        try:
+            return GpioButtons(commands, g.reveal_pin, extra={pin: name for name, pin in g.buttons.items()},
+                               long_press_s=g.long_press_s)
+        except Exception as exc:
+            self.log.warning("no GPIO buttons (%s): use the screen or a keyboard", exc)
+            return None
+
+    @staticmethod
+    def _stop(worker, buttons, voice, store) -> None:
+        for part, how in ((worker, "stop"), (buttons, "close"), (voice, "close"), (store, "close")):
+            if part is not None:
+                try:
+                    getattr(part, how)()
+                except Exception:
+                    pass
+

@@ -1,0 +1,753 @@
+"""``dicetable demo``: the whole appliance on a table that needs no hardware.
+
+Headless (no display, or ``--headless``), :class:`ScriptedEvening` plays an evening of all three
+games — Mäxle, Biscuit, declared Yacht — and prints a transcript. The demo plays the *table*: it
+throws the dice (the synthetic table renders them; with ``--source DIR`` a folder of real photos
+gives each throw), makes every choice on the kiosk by tapping it (posted touch events), presses the
+REVEAL button (a gpiozero mock pin) and says so. Everything else is the real appliance: every roll
+is read by the settle detector and the pip reader from the frames, the session and the engine play
+the rules, the kiosk announces and draws. A roll the camera cannot read is thrown again or entered
+by hand on the kiosk's correction screen, and a misread the table notices is corrected there; the
+transcript says so each time. One screenshot per screen goes into the output folder.
+
+With a display, :func:`play_window` opens the kiosk in a window on a live synthetic table: Space
+throws the virtual dice (or shakes and lifts the Mäxle cup), R is REVEAL, digits and the mouse pick.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from appliance.games import maexle_values as mv
+from appliance.i18n import _
+from appliance.inputs import Command, CommandQueue, GpioButtons
+from appliance.kiosk.app import App, Hooks
+from appliance.kiosk.words import Announcement, category_name, dice_text, game_name, maexle_value
+
+log = logging.getLogger(__name__)
+
+FPS = 15.0  # the camera's frame rate (config [camera] fps defaults to 15 too)
+STEP = 1.0 / FPS
+DRAW_EVERY = 5          # headless: draw every 5th frame (and always before a tap): the screenshots
+MAX_THROW_S = 6.0       # virtual seconds to wait for a throw to settle
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
+
+
+# ---------------------------------------------------------------------------------------- tables
+
+class SynthTable:
+    """The synthetic table as the demo scripts it: the demo chooses the values it throws (it is the
+    table: it sees its own dice), the frames go to the camera pipeline."""
+
+    name = "synthetic table"
+
+    def __init__(self, dice: int, seed: int, size: tuple[int, int] = (640, 480)) -> None:
+        from vision.synth import SyntheticTable, TableLook
+
+        self.source = SyntheticTable(dice, seed=seed, fps=FPS, look=TableLook(size=size), throw_s=0.6)
+        self.has_cup = False
+
+    def throw(self, values) -> tuple[int, ...] | None:
+        """Throw ``values`` in the open; returns what the dice show (the table sees them)."""
+        self.source.throw(list(values))
+        self.has_cup = False
+        return tuple(values)
+
+    def cover(self, values) -> tuple[int, ...] | None:
+        """Mäxle: shake ``values`` under the cup and put it down; returns what the holder peeks."""
+        self.source.cover(list(values))
+        self.has_cup = True
+        return tuple(values)
+
+    def lift(self) -> None:
+        """Lift the cup off the dice."""
+        if self.has_cup:
+            self.source.lift()
+            self.has_cup = False
+
+    def moving(self) -> bool:
+        """True while something scripted still moves on the table."""
+        return self.source.frames_until_still() > 0
+
+
+@dataclass
+class Photo:
+    """One labelled photo: its path and, when a manifest gives them, the dice it shows."""
+
+    path: Path
+    n: int
+    values: tuple[int, ...] | None
+
+
+class PhotoSource:
+    """A frame source of still photos with motion between them: after each ``show`` a few frames of
+    the previous picture shifting away (a hand, the dice tumbling), then the photo itself, still.
+    Virtual time at ``FPS``."""
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.image: np.ndarray | None = None
+        self.moving = 0
+        self._blank = np.full((480, 640, 3), 40, np.uint8)
+
+    def show(self, image: np.ndarray | None, motion_frames: int = 6) -> None:
+        self.image = image
+        self.moving = motion_frames
+
+    def read(self):
+        from vision.sources import Frame
+
+        base = self.image if self.image is not None else self._blank
+        if self.moving > 0:
+            # Motion: the scene shifted and darkened a little differently each frame.
+            self.moving -= 1
+            img = np.roll(base, 7 * (self.moving + 1), axis=1) // 2 + 20
+        else:
+            img = base
+        frame = Frame(img, self.index / FPS, self.index)
+        self.index += 1
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+class PhotoTable:
+    """Real photos as the table: each throw is the next photo with the needed number of dice.
+
+    The values the demo would like to throw are ignored: the photo decides. The table "sees" its
+    dice through the manifest's labels when there is one (to peek under the Mäxle cup and to notice
+    a misread); without labels it cannot peek and trusts the camera.
+    """
+
+    name = "real photos"
+
+    def __init__(self, pools: dict[int, list[Photo]]) -> None:
+        import cv2
+
+        self._cv2 = cv2
+        self.pools = {n: list(p) for n, p in pools.items()}
+        self.next = {n: 0 for n in pools}
+        self.source = PhotoSource()
+        self.has_cup = False
+        self._hidden: Photo | None = None
+        self.used: list[Photo] = []
+
+    def _take(self, n: int) -> Photo:
+        pool = self.pools.get(n) or []
+        if not pool:
+            raise DemoError(f"no photo with {n} dice in the source folder")
+        photo = pool[self.next[n] % len(pool)]
+        self.next[n] += 1
+        self.used.append(photo)
+        return photo
+
+    def _image(self, photo: Photo) -> np.ndarray:
+        img = self._cv2.imread(str(photo.path), self._cv2.IMREAD_COLOR)
+        if img is None:
+            raise DemoError(f"cannot read the photo {photo.path}")
+        return img
+
+    def throw(self, values) -> tuple[int, ...] | None:
+        photo = self._take(len(values))
+        self.source.show(self._image(photo))
+        self.has_cup = False
+        self.current = photo
+        return photo.values
+
+    def cover(self, values) -> tuple[int, ...] | None:
+        self._hidden = self._take(len(values))
+        self.source.show(None)  # the cup: an empty, dark scene
+        self.has_cup = True
+        return self._hidden.values
+
+    def lift(self) -> None:
+        if self.has_cup and self._hidden is not None:
+            self.source.show(self._image(self._hidden))
+            self.current = self._hidden
+        self.has_cup = False
+
+    def moving(self) -> bool:
+        return self.source.moving > 0
+
+
+def photo_pools(folder: Path, seed: int) -> dict[int, list[Photo]]:
+    """The photos of ``folder`` by number of dice (2 and 5), shuffled with ``seed``.
+
+    With a ``manifest.csv`` in the folder (as ../shared/dice-photos has), its rows give each photo's
+    number of dice and labels (rows marked excluded are left out). Without one, every image in the
+    folder (recursively) is read once by the pip reader to count its dice; no labels then.
+    Raises DemoError when the folder has no usable photo.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DemoError(f"--source {folder}: not a folder")
+    pools: dict[int, list[Photo]] = {2: [], 5: []}
+    manifest = folder / "manifest.csv"
+    if manifest.is_file():
+        with manifest.open(newline="") as f:
+            for row in csv.DictReader(f):
+                n = int(row["n_dice"])
+                if n in pools and row.get("excluded", "0") != "1" and (folder / row["file"]).is_file():
+                    values = tuple(int(v) for v in row["values"].split())
+                    pools[n].append(Photo(folder / row["file"], n, values))
+    else:
+        import cv2
+
+        from vision.reader import read_dice
+
+        for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
+            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if img is None:
+                continue
+            n = len(read_dice(img).dice)
+            if n in pools:
+                pools[n].append(Photo(path, n, None))
+    rng = np.random.default_rng(seed)
+    for n in pools:
+        pools[n].sort(key=lambda p: str(p.path))
+        rng.shuffle(pools[n])
+    if not pools[2] or not pools[5]:
+        raise DemoError(f"--source {folder}: needs photos of 2 dice and of 5 dice "
+                        f"(found {len(pools[2])} and {len(pools[5])})")
+    return pools
+
+
+class DemoError(RuntimeError):
+    """The demo cannot go on (a missing source, a screen without the choice it needs)."""
+
+
+# -------------------------------------------------------------------------------------- evening
+
+@dataclass
+class Stats:
+    """What the camera did over the evening."""
+
+    throws: int = 0
+    read_right: int = 0
+    unreadable: int = 0
+    misread: int = 0
+    by_hand: int = 0
+    unchecked: int = 0  # read ok, but the table has no labels to check them against
+
+    def line(self) -> str:
+        return (f"{self.throws} throws read by the camera: {self.read_right} right, {self.misread} misread "
+                f"(corrected by hand), {self.unreadable} unreadable (thrown again or entered by hand), "
+                f"{self.unchecked} not checkable (no labels); {self.by_hand} rolls entered by hand")
+
+
+@dataclass
+class ScriptedEvening:
+    """The headless demo. out: the screenshot folder; size: the kiosk's window size (px);
+    source: a folder of real photos instead of the synthetic table; seed: every random choice;
+    say: where transcript lines go (print)."""
+
+    out: Path
+    size: tuple[int, int] = (800, 480)
+    source: Path | None = None
+    seed: int = 7
+    say: Callable[[str], None] = print
+    stats: Stats = field(default_factory=Stats)
+
+    def __post_init__(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+        self.now = 0.0
+        self.shots: dict[str, Path] = {}
+        self.transcript: list[str] = []
+        self._settled: list = []
+        self._frame = 0
+        self.pools = photo_pools(self.source, self.seed) if self.source else None
+
+    # -- the parts ------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        from gpiozero.pins.mock import MockFactory
+
+        from appliance.kiosk.loop import Kiosk
+
+        self.commands = CommandQueue()
+        self.app = App(clock=lambda: self.now, yacht_hint=True, maexle_odds=True,
+                       hooks=Hooks(announce=self._announced, expect=self._expect, reread=self._reread))
+        self.pins = MockFactory()
+        self.buttons = GpioButtons(self.commands, reveal_pin=17, clock=lambda: self.now, pin_factory=self.pins)
+        self.kiosk = Kiosk(self.app, self.commands, size=self.size, buttons=self.buttons)
+        self.pipeline = None
+
+    def _table(self, dice: int, seed: int):
+        from vision.reader import read_dice
+        from vision.settle import SettleDetector
+
+        from appliance.kiosk.camera import CameraPipeline
+
+        table = PhotoTable(self.pools) if self.pools else SynthTable(dice, seed)
+        expected = self.app.session.need.dice if self.app.session else None
+        detector = SettleDetector(read_dice, expected)
+        self.pipeline = CameraPipeline(table.source, detector, self._on_settled)
+        self.kiosk.pipeline = self.pipeline
+        return table
+
+    def _on_settled(self, reading) -> None:
+        self._settled.append(reading)
+        if reading.ok:
+            self._line(f"camera: read {dice_text(reading.values)}")
+        else:
+            self._line(f"camera: cannot read the dice ({reading.reason})")
+        self.commands.put(Command("settled", reading, source="camera"))
+
+    def _expect(self, dice) -> None:
+        if self.pipeline is not None:
+            self.pipeline.expect(dice)
+
+    def _reread(self) -> None:
+        if self.pipeline is not None:
+            self.pipeline.reread()
+
+    def _announced(self, items: list[Announcement]) -> None:
+        for a in items:
+            self._line(f"  >> {a.text}" + (f"  ({a.detail})" if a.detail else ""))
+
+    def _line(self, text: str) -> None:
+        self.transcript.append(text)
+        self.say(text)
+
+    def table_says(self, text: str) -> None:
+        """A line for what the demo does as the table (its choices, its throws, its buttons)."""
+        self._line(f"table: {text}")
+
+    # -- time -----------------------------------------------------------------------------------
+
+    def frame(self, draw: bool | None = None) -> None:
+        """One frame of virtual time: a camera frame through the pipeline, then one kiosk frame."""
+        if self.pipeline is not None:
+            self.pipeline.step()
+        self._frame += 1
+        draw = self._frame % DRAW_EVERY == 0 if draw is None else draw
+        self._kiosk_step(draw)
+        self.now += STEP
+
+    def _kiosk_step(self, draw: bool) -> None:
+        import pygame
+
+        for event in pygame.event.get():
+            self.kiosk._event(event)
+        self.buttons.poll()
+        for cmd in self.commands.drain():
+            self.kiosk.dispatch(cmd)
+        self.app.tick()
+        if draw:
+            self.kiosk.redraw()
+            self._maybe_shot()
+
+    def _maybe_shot(self) -> None:
+        view = self.kiosk.view
+        if view is None:
+            return
+        key = view.key + ("-announcement" if view.banner is not None else "") + ("-message" if view.message and
+                                                                               view.banner is None else "")
+        if key.endswith("-message") and key[:-8] in self.shots:
+            return
+        if key not in self.shots:
+            path = self.out / f"{len(self.shots) + 1:02d}-{key}.png"
+            self.shots[key] = self.kiosk.screenshot(path)
+
+    # -- the table's hands ----------------------------------------------------------------------
+
+    def tap(self, cid: str, why: str = "") -> None:
+        """Tap the choice ``cid`` on the kiosk, as a finger would (a posted FINGERDOWN event)."""
+        import pygame
+
+        self._clear_banners()
+        self.kiosk.redraw()
+        self._maybe_shot()
+        rect = next((r for r, c in self.kiosk.hits if c == cid), None)
+        if rect is None:
+            raise DemoError(f"the {self.app.screen} screen offers no {cid!r} (choices: "
+                            f"{[c for _r, c in self.kiosk.hits]})")
+        if why:
+            self.table_says(why)
+        w, h = self.kiosk.screen.get_size()
+        pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=rect.centerx / w, y=rect.centery / h,
+                                             touch_id=1, finger_id=0, dx=0.0, dy=0.0, pressure=1.0))
+        self.frame(draw=True)
+
+    def key(self, name: str) -> None:
+        """Press a key (pygame key name), as a USB keypad would."""
+        import pygame
+
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(name), mod=0, unicode="",
+                                             scancode=0))
+        self.frame(draw=True)
+
+    def press_reveal(self) -> None:
+        """Press and release the REVEAL button (a mock GPIO pin, debounced by the kiosk)."""
+        self._clear_banners()
+        pin = self.pins.pin(17)
+        pin.drive_low()
+        for _ in range(6):  # held 0.2 s
+            self.frame()
+        pin.drive_high()
+        for _ in range(3):
+            self.frame()
+
+    def _clear_banners(self) -> None:
+        """The table has read the announcements on screen; a tap on each moves on (after its shot)."""
+        for _ in range(20):
+            if self.app.banner is None and not self.app.banners:
+                return
+            self.kiosk.redraw()
+            self._maybe_shot()
+            self.app.dismiss_banner()
+
+    def settle(self, table) -> object | None:
+        """Run frames until the camera reports a settled reading (returned), or give up (None)."""
+        self._settled.clear()
+        for _ in range(int(MAX_THROW_S * FPS)):
+            self.frame()
+            if self._settled:
+                self.frame(draw=True)  # the kiosk handles the settled command
+                return self._settled[-1]
+        return None
+
+    def wait_still(self, table) -> None:
+        """Frames until the cup stands still (the camera sees only the cup)."""
+        for _ in range(int(MAX_THROW_S * FPS)):
+            if not table.moving():
+                return
+            self.frame()
+
+    # -- throwing and checking --------------------------------------------------------------------
+
+    def roll(self, table, n: int, values=None, *, lift: bool = False, tries: int = 3) -> bool:
+        """Throw ``n`` dice (or lift the cup) until the session takes a roll: the camera's reading,
+        or the table's hand entry after unreadable throws or a misread. Returns True when taken."""
+        session = self.app.session
+        self._clear_banners()  # the table reads the kiosk before it throws
+        for attempt in range(tries):
+            before = len(session.game.actions)
+            if lift:
+                seen = self._hidden_values
+                table.lift()
+            else:
+                values = values if values is not None and attempt == 0 else self.dice(n)
+                seen = table.throw(values)
+                self.table_says(f"{session.need.player} throws {dice_text(seen) if seen else 'the dice'}")
+            reading = self.settle(table)
+            self.stats.throws += 1
+            if reading is None:
+                self.table_says("the camera reported nothing for this throw")
+            took = len(session.game.actions) > before
+            if took:
+                read = tuple(sorted(session.last_roll or ()))
+                if seen is None:
+                    self.stats.unchecked += 1
+                    return True
+                if read == tuple(sorted(seen)):
+                    self.stats.read_right += 1
+                    return True
+                self.stats.misread += 1
+                self.table_says(f"the camera read {dice_text(read)} but the dice show {dice_text(seen)}: "
+                                "the table corrects it by hand")
+                self.fix_by_hand(seen, undo_roll=True)
+                return True
+            if reading is not None and not reading.ok:
+                self.stats.unreadable += 1
+            if lift or seen is None or attempt == tries - 1:
+                if seen is None:
+                    raise DemoError("the camera cannot read this photo and the table has no labels to enter")
+                self.table_says("enters the dice by hand on the kiosk")
+                self.fix_by_hand(seen, undo_roll=False)
+                return True
+            self.table_says("throws again")
+        return False
+
+    def fix_by_hand(self, values, *, undo_roll: bool) -> None:
+        """The correction path: Fix dice, then enter ``values`` by hand (digit keys set the dice)."""
+        self.tap("fix")
+        self.tap("hand", "enters the dice by hand" + (" in place of the misread roll" if undo_roll else ""))
+        for v in values:
+            self.key(str(v))
+        self.tap("handok")
+        self.stats.by_hand += 1
+
+    def show_correction(self, table) -> None:
+        """The correction path once, on a roll that was read right: the table opens Fix dice, looks
+        at the hand entry (and cancels it), then takes the roll back and lets the camera read the
+        same dice again (the session gets the camera's reading, not the table's)."""
+        self.tap("fix", "opens Fix dice to show the correction screen")
+        self.tap("hand", "looks at the hand entry")
+        self.tap("back", "cancels it: the reading was right")
+        self.tap("fix")
+        before = len(self.app.session.game.actions)
+        self.tap("reread", "takes the roll back and lets the camera read the dice again")
+        for _ in range(int(MAX_THROW_S * FPS)):
+            self.frame()
+            if len(self.app.session.game.actions) > before + 1:
+                break
+        self.frame(draw=True)
+
+    def dice(self, n: int) -> tuple[int, ...]:
+        return tuple(int(v) for v in self.rng.integers(1, 7, n))
+
+    # -- the evening ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play the evening; returns the exit status (0)."""
+        started = time.perf_counter()
+        self.out.mkdir(parents=True, exist_ok=True)
+        self._build()
+        where = f"real photos from {self.source}" if self.source else f"the synthetic table (seed {self.seed})"
+        self._line(f"Dice Table demo: a scripted evening on {where}, kiosk {self.size[0]}x{self.size[1]}.")
+        self._line("The demo plays the table: it throws the dice, presses REVEAL and taps every choice on the "
+                   "kiosk, and says so on lines starting 'table:'. The camera pipeline (settle detector and "
+                   "pip reader) reads every roll; the session and the engine play the rules; '>>' lines are "
+                   "the kiosk's announcements.")
+        try:
+            self.setup_screen()
+            self.maexle()
+            self.biscuit()
+            self.yacht()
+        finally:
+            self.kiosk.close()
+        self._line("")
+        self._line(self.stats.line())
+        self._line(f"{len(self.shots)} screenshots in {self.out}")
+        self._line(f"played in {time.perf_counter() - started:.1f} s")
+        return 0
+
+    def setup_screen(self) -> None:
+        self.frame(draw=True)
+        self.app.seats = ["Ann", "Bo"]
+        self.frame(draw=True)
+        self.tap("add", "adds a player")
+        for ch in "Cy":
+            self.commands.put(Command("text", ch, source="key"))
+        self.frame(draw=True)
+        self.tap("named", "names the new seat Cy")
+
+    def _start(self, kind: str, seats: list[str], rules: dict) -> None:
+        self.app.rules[kind] = rules
+        self.app.seats = list(seats)
+        self.app.screen = "setup"
+        self.tap(f"game:{kind}", f"chooses {game_name(kind)}")
+        self.tap("start", f"starts {game_name(kind)} with {', '.join(seats)}" +
+                 (f" (house rules {rules})" if rules else ""))
+        self._line("")
+        self._line(f"== {game_name(kind)} ==")
+
+    # Mäxle ----------------------------------------------------------------------------------------
+
+    def maexle(self) -> None:
+        self._start("maexle", ["Ann", "Bo", "Cy"], {"limit": 3})
+        table = self._table(2, self.seed)
+        session = self.app.session
+        self._hidden_values = None
+        for _turn in range(200):
+            need = session.need
+            if need.kind == "nothing":
+                break
+            if need.kind == "announce":
+                self.maexle_announce(table, need)
+            elif need.kind == "decide":
+                self.maexle_decide(table, need)
+            elif need.kind == "lift":
+                self.table_says(f"{need.player} lifts the cup")
+                self.roll(table, 2, lift=True)
+        self._clear_banners()
+        self.frame(draw=True)
+
+    def _peek(self, table, player: str) -> tuple[int, ...] | None:
+        seen = table.cover(self.dice(2))
+        self._hidden_values = seen
+        self.wait_still(table)
+        if seen is None:
+            self.table_says(f"{player} shakes the cup (the photo table cannot peek: the announcement is a guess)")
+        else:
+            self.table_says(f"{player} shakes the cup and peeks: {dice_text(seen)}")
+        return seen
+
+    def _choose_announcement(self, options, seen) -> int:
+        options = list(options)
+        truth = mv.value_of(list(seen)) if seen else None
+        if truth in options and self.rng.random() > 0.2:
+            return truth
+        low = options[: max(1, min(3, len(options)))]
+        return int(low[int(self.rng.integers(len(low)))])
+
+    def maexle_announce(self, table, need) -> None:
+        seen = self._peek(table, need.player)
+        self._announce(need.player, need.options, seen)
+
+    def _announce(self, player: str, options, seen) -> None:
+        value = self._choose_announcement(options, seen)
+        honest = seen is not None and mv.value_of(list(seen)) == value
+        self.tap(f"announce:{value}", f"{player} announces {maexle_value(value)}"
+                 + ("" if seen is None else (" (true)" if honest else " (a bluff)")))
+
+    def maexle_decide(self, table, need) -> None:
+        standing = self.app.session.game.announcement["value"]
+        from appliance.coach import maexle_odds
+
+        holds = float(maexle_odds(standing).p_at_least)
+        if standing == 21 and "accept" in need.actions and self.rng.random() < 0.5:
+            self.tap("accept", f"{need.player} accepts the Mäxle without looking")
+            return
+        if "announce" in need.actions and self.rng.random() < holds:
+            self.tap("believe", f"{need.player} believes {maexle_value(standing)}")
+            seen = self._peek(table, need.player)
+            self._announce(need.player, self.app.session.need.options, seen)
+            return
+        self.table_says(f"{need.player} doubts {maexle_value(standing)} and presses REVEAL")
+        self.press_reveal()
+
+    # Biscuit --------------------------------------------------------------------------------------
+
+    # The scripted throws: finding the Biscuit, then every kind of row (RULES.md §2), the seed's duel
+    # (challenger 9, Biscuit 6), a rule and its breaking, thumbs, and a 3 that ends a reign.
+    BISCUIT_THROWS = [(2, 3), (6, 1), (1, 1), (2, 2), (1, 2), (4, 5), (2, 4), (6, 6), (4, 6), (5, 6), (4, 5),
+                      (1, 4), (3, 4), (3, 3), (3, 5), (2, 5), (5, 5), (1, 3)]
+
+    def biscuit(self) -> None:
+        self._start("biscuit", ["Ann", "Bo", "Cy", "Dace"], {})
+        table = self._table(2, self.seed + 1)
+        session = self.app.session
+        throws = list(self.BISCUIT_THROWS)
+        broke = False
+        for _turn in range(60):
+            need = session.need
+            if need.kind == "roll":
+                if not throws:
+                    break
+                self.roll(table, 2, throws.pop(0))
+                if session.game.rule and not broke:
+                    broke = True
+                    who = session.players[int(self.rng.integers(len(session.players)))]
+                    self.tap("breaker", "someone forgets the rule")
+                    self.tap(f"broke:{who}", f"{who} broke the rule")
+            elif need.kind == "pick":
+                count = int(need.raw.get("count", 1))
+                options = [p for p in need.options]
+                picks = [options[int(i)] for i in self.rng.permutation(len(options))[:count]]
+                for p in picks:
+                    self.tap(f"pick:{p}", f"{need.player} picks {p}")
+                if need.raw.get("repeats"):
+                    self.tap("picked")
+            elif need.kind == "thumbs":
+                last = session.players[int(self.rng.integers(len(session.players)))]
+                self.tap(f"thumbs:{last}", f"{last} was the last with the thumb")
+            else:
+                break
+        self._clear_banners()
+        self.tap("menu", "opens the menu")
+        self.tap("end", "ends Biscuit (it has no end of its own)")
+        self._clear_banners()
+        self.frame(draw=True)
+
+    # Yacht ----------------------------------------------------------------------------------------
+
+    def yacht(self) -> None:
+        self._start("yacht", ["Ann", "Bo"], {})
+        table = self._table(5, self.seed + 2)
+        session = self.app.session
+        from appliance.coach import yacht_hint
+
+        shown_sheet = shown_fix = False
+        for _turn in range(200):
+            need = session.need
+            if need.kind == "nothing":
+                break
+            if need.kind == "roll":
+                self.roll(table, 5)
+            elif need.kind == "declare":
+                hint = yacht_hint(session.game.dice, self._used(need.player), rules=session.rules)
+                category = hint.category if hint else need.options[0]
+                self.tap(f"declare:{category}", f"{need.player} declares {category_name(category)} (the coach's pick)")
+            elif need.kind == "reroll":
+                left = int(need.raw.get("rolls_left", 0))
+                hint = yacht_hint(session.game.dice, self._used(need.player), session.game.declared, left,
+                                  rules=session.rules)
+                if hint is None or hint.action == "stop" or left < 2:
+                    # The demo's players reroll at most once a turn: the evening stays short.
+                    self.tap("stop", f"{need.player} stops and scores")
+                else:
+                    new = tuple(hint.keep) + self.dice(len(hint.reroll))
+                    self.table_says(f"{need.player} keeps {dice_text(hint.keep) or 'nothing'} and rolls "
+                                    f"{len(hint.reroll)} again")
+                    self.roll(table, 5, new)
+            if not shown_sheet and session.game.round == 2:
+                shown_sheet = True
+                self.tap("sheet", "looks at the score sheet")
+                self.tap("back")
+            if not shown_fix and need.kind == "roll" and session.need.kind == "declare":
+                shown_fix = True
+                self.show_correction(table)
+        self._clear_banners()
+        self.frame(draw=True)
+
+    def _used(self, player: str) -> list[str]:
+        sheet = self.app.session.game.sheet
+        return [c for c, v in sheet.get(player, {}).items() if v is not None]
+
+
+# --------------------------------------------------------------------------------------- window
+
+def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None) -> int:
+    """The demo with a display: the kiosk in a window on a live synthetic table (keyboard and mouse).
+    Returns the exit status."""
+    from vision.reader import read_dice
+    from vision.settle import SettleDetector
+
+    from appliance.kiosk.camera import CameraPipeline, CameraWorker
+    from appliance.kiosk.loop import Kiosk
+
+    rng = np.random.default_rng(seed)
+    commands = CommandQueue()
+    table = SynthTable(5, int(rng.integers(1 << 30)))
+    pipeline = CameraPipeline(table.source, SettleDetector(read_dice),
+                              lambda r: commands.put(Command("settled", r, source="camera")))
+    app = App(yacht_hint=True, maexle_odds=True, hooks=Hooks(expect=pipeline.expect, reread=pipeline.reread))
+
+    def throw() -> None:
+        """Space: what the table does next with the virtual dice."""
+        s = app.session
+        need = s.need if s is not None else None
+        if need is None or need.kind == "nothing":
+            return
+        if s.kind == "maexle":
+            if need.kind == "lift":
+                pipeline.call(lambda src: table.lift())
+            else:
+                values = [int(v) for v in rng.integers(1, 7, 2)]
+                pipeline.call(lambda src: table.cover(values))
+                app.say(_("Under the cup: {dice} (only you peek)").format(dice=dice_text(values)), seconds=4)
+        else:
+            n = need.dice or (2 if s.kind == "biscuit" else 5)
+            values = [int(v) for v in rng.integers(1, 7, n)]
+            pipeline.call(lambda src: table.throw(values))
+
+    worker = CameraWorker(pipeline, pace_fps=FPS).start()
+    kiosk = Kiosk(app, commands, size=size, pipeline=pipeline, on_throw=throw,
+                  caption="Dice Table demo: Space throws, R reveals, Backspace fixes, Ctrl+Q quits")
+    app.say(_("Space throws the dice, R is REVEAL, Backspace fixes a reading, Ctrl+Q quits"), seconds=10)
+    try:
+        kiosk.run()
+    finally:
+        worker.stop()
+        kiosk.close()
+    return 0
+
+
+def has_display() -> bool:
+    """True when a window can be opened (X11 or Wayland), not counting the dummy driver."""
+    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
+        return False
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

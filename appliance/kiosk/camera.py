@@ -1,0 +1,177 @@
+"""The camera pipeline of the kiosk: frames -> settle detector (which calls the pip reader) -> one
+settled reading per throw, plus the latest frame and its dice for the live view.
+
+:class:`CameraPipeline` does one frame per :meth:`~CameraPipeline.step` and never raises for a camera
+fault (it becomes the status line; the detector is interrupted so a frame from before the fault never
+makes a roll). The headless demo steps it itself, deterministically; the kiosk and the demo window run
+it in a :class:`CameraWorker` thread so the UI loop never waits for a camera or the reader.
+Settled readings leave through ``on_settled`` (the kiosk puts a ``settled`` command on its queue).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable
+
+from appliance.i18n import _
+from vision.reading import DiceReading
+
+log = logging.getLogger(__name__)
+
+
+class CameraPipeline:
+    """One camera and its settle detector.
+
+    source: a ``vision.sources`` frame source (``read() -> Frame``, ``close()``).
+    detector: a ``vision.settle.SettleDetector`` (it holds the reader and the expected dice count).
+    on_settled: called with each settled ``DiceReading`` (from the thread that calls ``step``).
+
+    Thread-safe: ``expect``, ``reread``, ``call`` and ``feed`` may be called from the UI thread
+    while another thread steps.
+    """
+
+    def __init__(self, source, detector, on_settled: Callable[[DiceReading], None]) -> None:
+        self.source = source
+        self.detector = detector
+        self.on_settled = on_settled
+        self._lock = threading.Lock()
+        self._calls: list[Callable] = []
+        self._frame = None
+        self._dice: tuple = ()
+        self._ok = True
+        self._status = _("Camera starting…")
+        self.state = "moving"
+        self.frames = 0
+        self.ended = False  # a file or folder source has no more frames
+
+    # -- from the UI thread ---------------------------------------------------------------------
+
+    def expect(self, dice: int | None) -> None:
+        """The number of dice the game expects now (None: no roll expected)."""
+        with self._lock:
+            self._calls.append(lambda: setattr(self.detector, "expected", dice))
+
+    def reread(self) -> None:
+        """Read the dice lying now once more and report them even if they were reported before
+        (the table took the last roll back because the camera misread it)."""
+        def forget() -> None:
+            self.detector.interrupt()
+            self.detector.last_settled = None
+            self.detector.last_roll = None
+        with self._lock:
+            self._calls.append(forget)
+
+    def call(self, fn: Callable) -> None:
+        """Run ``fn(source)`` in the stepping thread before the next frame (e.g. the demo's
+        ``table.throw(values)``: the source is only ever touched by one thread)."""
+        with self._lock:
+            self._calls.append(lambda: fn(self.source))
+
+    def feed(self):
+        """The live view's data: (frame or None, dice of the latest reading, reading ok?, status)."""
+        with self._lock:
+            return self._frame, self._dice, self._ok, self._status
+
+    # -- the stepping thread --------------------------------------------------------------------
+
+    def step(self) -> DiceReading | None:
+        """Read one frame and run the detector on it; returns the settled reading it completed, if
+        any. Camera faults and the end of a file become the status line and return None."""
+        from vision.sources import CameraError, EndOfFrames, SourceClosed
+
+        with self._lock:
+            calls, self._calls = self._calls, []
+        for fn in calls:
+            try:
+                fn()
+            except Exception:
+                log.exception("camera pipeline call failed")
+        try:
+            frame = self.source.read()
+        except EndOfFrames:
+            self.ended = True
+            self._set_status(_("No more frames"), ok=False)
+            return None
+        except (CameraError, SourceClosed) as exc:
+            self.detector.interrupt()
+            self._set_status(_("Camera: {problem}").format(problem=exc), ok=False, frame=None)
+            return None
+        self.frames += 1
+        try:
+            update = self.detector.update(frame.image, frame.t, frame.index)
+        except Exception as exc:  # a reader bug must not stop the camera
+            log.exception("settle detector failed on frame %s", frame.index)
+            self.detector.interrupt()
+            self._set_status(_("Reader problem: {problem}").format(problem=exc), ok=False, frame=frame.image)
+            return None
+        self.state = update.state
+        with self._lock:
+            self._frame = frame.image
+            if update.state == "moving":
+                self._dice, self._ok, self._status = (), True, _("Dice moving…")
+            elif update.reading is not None:
+                r = update.reading
+                self._dice, self._ok = r.dice, r.ok
+                self._status = " ".join(str(v) for v in sorted(r.values, reverse=True)) if r.ok else \
+                    _("Cannot read: {reason}").format(reason=r.reason)
+            elif update.state == "empty":
+                self._dice, self._ok, self._status = (), True, _("Tray empty")
+        if update.settled is not None:
+            self.on_settled(update.settled.reading)
+            return update.settled.reading
+        return None
+
+    def _set_status(self, text: str, ok: bool, frame="keep") -> None:
+        with self._lock:
+            self._status, self._ok = text, ok
+            self._dice = ()
+            if frame != "keep":
+                self._frame = frame
+
+    def close(self) -> None:
+        """Release the camera."""
+        try:
+            self.source.close()
+        except Exception:
+            log.exception("closing the camera")
+
+
+class CameraWorker:
+    """Steps a :class:`CameraPipeline` in a daemon thread until :meth:`stop`.
+
+    pace_fps: for sources that do not wait for the next frame themselves (the synthetic table, a
+    folder): at most this many steps per second. Live cameras wait in ``read`` (pace_fps None).
+    """
+
+    def __init__(self, pipeline: CameraPipeline, *, pace_fps: float | None = None) -> None:
+        self.pipeline = pipeline
+        self.pace_fps = pace_fps
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera-pipeline", daemon=True)
+
+    def start(self) -> "CameraWorker":
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        period = 1.0 / self.pace_fps if self.pace_fps else 0.0
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                self.pipeline.step()
+            except Exception:  # never let the thread die: the table would lose its camera silently
+                log.exception("camera pipeline step")
+                self._stop.wait(0.5)
+            if self.pipeline.ended:
+                self._stop.wait(0.2)
+            elif period:
+                self._stop.wait(max(0.0, period - (time.monotonic() - started)))
+
+    def stop(self) -> None:
+        """Stop stepping (waits up to 2 s for the current step) and release the camera."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(2.0)
+        self.pipeline.close()

@@ -1,0 +1,159 @@
+"""The UI loop: pygame events and GPIO presses become commands, the app handles them, the screen is
+drawn, and a per-frame hook runs (the service feeds the systemd watchdog from it).
+
+The loop never blocks: the camera pipeline runs in its own thread (or is stepped by the caller), the
+controls only enqueue, and each frame drains the queue. Any exception while handling a command or
+drawing becomes a message on screen and a log line; a traceback never reaches the screen.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Callable
+
+import pygame
+
+from appliance.i18n import _
+from appliance.inputs import Command, CommandQueue, PointerInput, key_command
+from appliance.kiosk import theme as th
+from appliance.kiosk import widgets as w
+from appliance.kiosk.app import App
+from appliance.kiosk.draw import CameraFeed, Hits, draw, hit
+from appliance.kiosk.view import View, build
+
+log = logging.getLogger(__name__)
+
+
+class Kiosk:
+    """The window around an :class:`App`.
+
+    app: the kiosk core. commands: the one queue (GPIO buttons and the camera put on it too).
+    size: window size (w, h) px, or None for the screen's own (full screen).
+    fullscreen: a borderless full-screen window, no mouse pointer (the appliance).
+    pipeline: a ``CameraPipeline`` whose ``feed()`` the live view shows (None: no camera panel data).
+    buttons: ``appliance.inputs.GpioButtons`` to poll each frame, or None.
+    frame_hook: called once per frame after drawing (the watchdog ping), or None.
+    on_throw: what the ``throw`` command does (the demo's virtual dice), or None (ignored).
+    fps: frames per second of the loop.
+    """
+
+    def __init__(self, app: App, commands: CommandQueue, *, size: tuple[int, int] | None = (800, 480),
+                 fullscreen: bool = False, pipeline=None, buttons=None, frame_hook: Callable[[], None] | None = None,
+                 on_throw: Callable[[], None] | None = None, fps: float = 30.0, caption: str = "Dice Table") -> None:
+        self.app = app
+        self.commands = commands
+        self.pipeline = pipeline
+        self.buttons = buttons
+        self.frame_hook = frame_hook
+        self.on_throw = on_throw
+        self.fps = fps
+        self.hits: Hits = []
+        self.view: View | None = None
+        self.frames = 0
+        pygame.display.init()
+        pygame.font.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        if size is None:
+            info = pygame.display.Info()
+            size = (info.current_w or 800, info.current_h or 480)
+        self.screen = pygame.display.set_mode(size, flags)
+        pygame.display.set_caption(caption)
+        if fullscreen:
+            pygame.mouse.set_visible(False)
+        self.theme = th.Theme(*self.screen.get_size())
+        self.pointer = PointerInput(self.screen.get_size())
+        self._clock = pygame.time.Clock()
+
+    # -- one frame ------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """One frame: events to commands, buttons polled, the queue drained, the screen drawn."""
+        for event in pygame.event.get():
+            self._event(event)
+        if self.buttons is not None:
+            try:
+                self.buttons.poll()
+            except Exception:
+                log.exception("polling the buttons")
+        for cmd in self.commands.drain():
+            self.dispatch(cmd)
+        self._guard(self.app.tick)
+        self.redraw()
+        pygame.display.flip()
+        self.frames += 1
+        if self.frame_hook is not None:
+            self.frame_hook()
+
+    def run(self) -> None:
+        """Frames until the app quits (window closed, Ctrl+Q)."""
+        while not self.app.quit:
+            self.step()
+            self._clock.tick(self.fps)
+
+    def dispatch(self, cmd: Command) -> None:
+        """Handle one command; a tap goes to the choice under it (or dismisses the announcement)."""
+        if cmd.name == "tap":
+            cid = hit(self.hits, cmd.arg)
+            if cid == "dismiss":
+                self._guard(self.app.dismiss_banner)
+            elif cid is not None:
+                self._guard(self.app.choose, cid)
+            return
+        if cmd.name == "throw":
+            if self.on_throw is not None:
+                self._guard(self.on_throw)
+            return
+        self._guard(self.app.handle, cmd)
+
+    def redraw(self) -> None:
+        """Draw the app's current view (never raises: a drawing bug shows a plain notice)."""
+        try:
+            self.view = build(self.app)
+            feed = CameraFeed(*self.pipeline.feed()) if self.pipeline is not None else CameraFeed(status=_("No camera"))
+            self.hits = draw(self.screen, self.view, self.theme, feed)
+        except Exception as exc:
+            log.exception("drawing the %s screen", self.app.screen)
+            self.screen.fill(th.BACKGROUND)
+            r = self.screen.get_rect().inflate(-self.theme.px(40), -self.theme.px(40))
+            w.text(self.screen, self.theme, _("Something went wrong on this screen: {error}. Press Esc or tap to go on.")
+                   .format(error=type(exc).__name__), r, size=24, lines=4)
+            self.hits = [(self.screen.get_rect(), "back")]
+
+    def screenshot(self, path: str | os.PathLike) -> Path:
+        """Save what the window shows as a PNG; returns the path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+        return path
+
+    def close(self) -> None:
+        """Release the buttons and the window (the caller stops the camera worker)."""
+        if self.buttons is not None:
+            self.buttons.close()
+        pygame.display.quit()
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _event(self, event) -> None:
+        if event.type == pygame.QUIT:
+            self.commands.put(Command("quit", source="window"))
+            return
+        if event.type in (pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN):
+            tap = self.pointer.tap(event)
+            if tap is not None:
+                self.commands.put(tap)
+            return
+        if event.type in (pygame.KEYDOWN, pygame.TEXTINPUT):
+            cmd = key_command(event, typing=self.app.screen == "names")
+            if cmd is not None:
+                self.commands.put(cmd)
+
+    def _guard(self, fn, *args) -> None:
+        """Run a handler; a bug becomes a message and a log line, never a traceback on screen."""
+        try:
+            fn(*args)
+        except Exception as exc:
+            log.exception("handling %s%r", getattr(fn, "__name__", fn), args)
+            self.app.say(_("Something went wrong: {error}").format(error=f"{type(exc).__name__}: {exc}"))

@@ -1,0 +1,299 @@
+"""Each game played end to end through the real kiosk (dummy SDL), session, engine, settle detector
+and camera pipeline, on a fake camera the test scripts; the REVEAL button on a gpiozero mock pin,
+touch, mouse and keys as posted pygame events. Time is virtual (1/30 s per frame)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from appliance.inputs import Command, CommandQueue, GpioButtons
+from appliance.kiosk.app import App, Hooks
+from appliance.kiosk.camera import CameraPipeline
+from appliance.kiosk.loop import Kiosk
+from vision.reading import DiceReading, Die, unreadable
+from vision.settle import SettleDetector
+from vision.sources import Frame
+
+FPS = 30.0
+REVEAL_PIN = 17
+
+
+class FakeTable:
+    """A camera over a scripted table. Each scene (a throw, the cup) is a flat frame whose first pixel
+    encodes its number; ``reader`` reads it back as the scripted dice. A few noisy frames (the dice
+    tumbling) come before each new scene."""
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.scene = 0
+        self.moving = 0
+        self.scenes: dict[int, tuple[int, ...] | str | None] = {0: None}
+        self.rng = np.random.default_rng(0)
+
+    def throw(self, *values: int) -> None:
+        """Dice thrown in the open (``throw()`` with no values: the cup, nothing to see)."""
+        self._scene(tuple(values) if values else None)
+
+    def unreadable(self) -> None:
+        self._scene("glare")
+
+    def _scene(self, what) -> None:
+        self.scene += 1
+        self.scenes[self.scene] = what
+        self.moving = 4
+
+    def read(self) -> Frame:
+        if self.moving:
+            self.moving -= 1
+            img = self.rng.integers(0, 255, (48, 64, 3), dtype=np.uint8)
+        else:
+            img = np.full((48, 64, 3), 90, np.uint8)
+            img[0, 0] = (self.scene % 256, self.scene // 256, 7)
+        frame = Frame(img, self.index / FPS, self.index)
+        self.index += 1
+        return frame
+
+    def close(self) -> None:
+        pass
+
+    def reader(self, image, expected=None, reference=None) -> DiceReading:
+        if image[0, 0, 2] != 7:
+            return unreadable("moving")
+        what = self.scenes.get(int(image[0, 0, 0]) + 256 * int(image[0, 0, 1]))
+        if what is None:
+            return unreadable("no dice")
+        if what == "glare":
+            return unreadable("glare", (Die(4, (10.0, 10.0), (5, 5, 10, 10)),))
+        x0 = 3 * (self.scene % 7)
+        dice = tuple(Die(v, (x0 + 8.0 + 9 * i, 20.0), (x0 + 4 + 9 * i, 16, 8, 8)) for i, v in enumerate(what))
+        if expected is not None and len(dice) != expected:
+            return unreadable(f"expected {expected} dice, found {len(dice)}", dice)
+        return DiceReading("ok", dice)
+
+
+class Rig:
+    """The kiosk on a fake table. ``frames(n)``, ``tap(choice id)``, ``key(name)``, ``press(s)``
+    (the REVEAL button held s seconds), ``throw(*values)`` (until the camera settles)."""
+
+    def __init__(self, mock_pins, *, size=(800, 480), players=("Ann", "Bo", "Cy"), store=None) -> None:
+        self.now = 0.0
+        self.pins = mock_pins
+        self.table = FakeTable()
+        self.commands = CommandQueue()
+        self.announced: list[str] = []
+        self.settled: list[DiceReading] = []
+        self.app = App(store=store, players=list(players), clock=lambda: self.now,
+                       hooks=Hooks(announce=lambda items: self.announced.extend(a.text for a in items)))
+        self.pipeline = CameraPipeline(self.table, SettleDetector(self.table.reader), self._settled)
+        self.app.hooks.expect = self.pipeline.expect
+        self.app.hooks.reread = self.pipeline.reread
+        self.buttons = GpioButtons(self.commands, REVEAL_PIN, clock=lambda: self.now)
+        self.kiosk = Kiosk(self.app, self.commands, size=size, pipeline=self.pipeline, buttons=self.buttons)
+
+    def _settled(self, reading) -> None:
+        self.settled.append(reading)
+        self.commands.put(Command("settled", reading, source="camera"))
+
+    def frames(self, n: int = 1) -> None:
+        for _ in range(n):
+            self.pipeline.step()
+            self.kiosk.step()
+            self.now += 1 / FPS
+
+    def throw(self, *values: int, cup: bool = False) -> DiceReading | None:
+        """Dice thrown (or the cup lifted off them); frames until the camera settles (or 3 s)."""
+        n = len(self.settled)
+        self.table.throw(*values)
+        for _ in range(90):
+            self.frames()
+            if len(self.settled) > n:
+                self.frames(2)
+                return self.settled[-1]
+        return None
+
+    def rect(self, cid: str) -> pygame.Rect:
+        found = [r for r, c in self.kiosk.hits if c == cid]
+        assert found, f"no {cid!r} on the {self.app.screen} screen: {[c for _r, c in self.kiosk.hits]}"
+        return found[-1]
+
+    def tap(self, cid: str, *, double: bool = False) -> None:
+        """Touch the choice ``cid`` (FINGERDOWN; with ``double``, SDL's mouse copy too)."""
+        self.dismiss()
+        r = self.rect(cid)
+        w, h = self.kiosk.screen.get_size()
+        pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=r.centerx / w, y=r.centery / h, touch_id=1,
+                                             finger_id=0, dx=0.0, dy=0.0, pressure=1.0))
+        if double:
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=r.center, button=1, touch=True))
+        self.frames()
+
+    def click(self, cid: str) -> None:
+        """A mouse click on ``cid``."""
+        self.dismiss()
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=self.rect(cid).center, button=1, touch=False))
+        self.frames()
+
+    def key(self, name: str) -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(name), mod=0, unicode="",
+                                             scancode=0))
+        self.frames()
+
+    def press(self, held_s: float = 0.2) -> None:
+        """Press REVEAL for ``held_s`` seconds and release it."""
+        pin = self.pins.pin(REVEAL_PIN)
+        pin.drive_low()
+        self.frames(max(1, round(held_s * FPS)))
+        pin.drive_high()
+        self.frames(3)
+
+    def dismiss(self) -> None:
+        """Tap every announcement away (the table has read them)."""
+        for _ in range(30):
+            if self.app.banner is None and not self.app.banners:
+                return
+            self.frames()
+            self.tap_banner()
+
+    def tap_banner(self) -> None:
+        r = self.rect("dismiss")
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=r.center, button=1, touch=False))
+        self.frames()
+
+    def close(self) -> None:
+        self.kiosk.close()
+
+
+# ------------------------------------------------------------------------------------------ tests
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def rig(mock_pins):
+    r = Rig(mock_pins)
+    r.frames(2)
+    yield r
+    r.close()
+
+
+def start(rig: Rig, kind: str, players) -> None:
+    rig.app.seats = list(players)
+    rig.frames()
+    rig.tap(f"game:{kind}")
+    rig.tap("start")
+    assert rig.app.screen == "play" and rig.app.session.kind == kind
+
+
+def test_maexle_announce_by_touch_reveal_by_button_and_the_camera_resolves(rig):
+    start(rig, "maexle", ["Ann", "Bo", "Cy"])
+    s = rig.app.session
+    rig.table.throw()  # Ann's cup comes down: nothing to read
+    rig.frames(20)
+    assert s.game.actions == []
+    rig.tap("announce:54")
+    assert s.need.kind == "decide" and s.need.player == "Cy"
+    rig.press(0.2)  # REVEAL, a short press
+    assert s.need.kind == "lift" and rig.kiosk.view.big_prompt
+    reading = rig.throw(6, 3)  # the cup is lifted: the camera reads what was under it
+    assert reading is not None and reading.ok
+    assert s.game.actions == [{"announce": 54}, {"reveal": True}, {"roll": [3, 6]}]
+    assert "63: Ann's 54 holds" in rig.announced and "Cy takes 1 penalty point" in rig.announced
+    assert s.need.kind == "announce" and s.need.player == "Cy"
+
+
+def test_reveal_is_taken_only_when_the_game_expects_it(rig):
+    start(rig, "maexle", ["Ann", "Bo"])
+    rig.press(0.2)
+    assert rig.app.session.game.actions == [] and "Nothing to reveal" in rig.app.message
+
+
+def test_a_long_press_opens_the_correction_and_the_dice_are_entered_by_keys(rig):
+    start(rig, "maexle", ["Ann", "Bo"])
+    s = rig.app.session
+    rig.tap("announce:31")
+    rig.press(0.2)
+    rig.table.unreadable()  # the cup comes off, but glare hides a pip
+    rig.frames(40)
+    assert s.need.kind == "lift" and "glare" in rig.app.message
+    rig.press(2.0)  # held: the correction path
+    assert rig.app.screen == "correct"
+    rig.tap("hand")
+    assert rig.app.screen == "hand" and len(rig.app.hand) == 2
+    rig.key("2")
+    rig.key("1")
+    rig.tap("handok")
+    assert s.game.actions[-1] == {"roll": [2, 1]}
+    assert any("Mäxle" in a or "21" in a for a in rig.announced)
+
+
+def test_a_misread_roll_is_undone_and_read_again(rig):
+    start(rig, "biscuit", ["Ann", "Bo", "Cy"])
+    s = rig.app.session
+    rig.throw(2, 3)
+    assert s.game.actions == [{"roll": [2, 3]}]
+    rig.key("backspace")  # the correction path from the keyboard
+    assert rig.app.screen == "correct"
+    rig.tap("reread")
+    rig.frames(30)  # the camera reads the same dice again
+    assert s.game.actions == [{"roll": [2, 3]}, {"undo": True}, {"roll": [2, 3]}]
+    assert [a for a, _e in s._in_effect] == [{"roll": [2, 3]}]
+
+
+def test_biscuit_with_picks_duel_rule_and_thumbs(rig):
+    start(rig, "biscuit", ["Ann", "Bo", "Cy", "Dace"])
+    s = rig.app.session
+    rig.throw(2, 4)  # Ann: 6, no Biscuit
+    rig.throw(3, 4)  # Bo: 7, the Biscuit
+    assert s.game.biscuit == "Bo"
+    rig.throw(2, 2)  # pick 2 players
+    assert s.need.kind == "pick"
+    rig.tap("pick:Ann", double=True)  # SDL's finger and mouse copy: one tap, not a toggle on and off
+    assert rig.app.picked == ["Ann"]
+    rig.click("pick:Cy")
+    assert s.game.drinks["Ann"] == 1 and s.game.drinks["Cy"] == 1
+    rig.throw(1, 2)  # duel
+    rig.tap("pick:Dace")
+    rig.throw(4, 5)  # Dace 9
+    rig.throw(2, 4)  # Bo 6: the seed's example, Bo drinks 3
+    assert s.game.drinks["Bo"] == 3
+    rig.throw(6, 6)  # a rule
+    assert s.game.rule["by"] == "Bo"
+    rig.tap("breaker")
+    rig.tap("broke:Cy")
+    assert s.game.drinks["Cy"] == 2
+    rig.throw(1, 6)  # thumbs on foreheads
+    assert s.need.kind == "thumbs"
+    rig.tap("thumbs:Dace")
+    assert s.game.biscuit == "Dace"
+    assert "Dace is the Biscuit" in rig.announced and "Thumbs on foreheads!" in rig.announced
+    rig.tap("menu")
+    rig.tap("end")
+    assert rig.app.screen == "over" and s.ended
+
+
+def test_a_whole_game_of_yacht_by_keys_and_touch(rig):
+    start(rig, "yacht", ["Ann"])
+    s = rig.app.session
+    rolls = [(1, 1, 1, 2, 3), (2, 2, 2, 1, 1), (3, 3, 3, 4, 4), (4, 4, 4, 4, 1), (5, 5, 5, 2, 2), (6, 6, 6, 1, 2),
+             (1, 2, 3, 4, 5), (2, 3, 4, 5, 6), (3, 3, 3, 5, 5), (5, 5, 5, 5, 2), (4, 4, 4, 4, 4), (6, 6, 5, 5, 3)]
+    for i, dice in enumerate(rolls):
+        rig.throw(*dice)
+        assert s.need.kind == "declare", (i, s.need)
+        rig.key("1")  # the first unused category, from the keypad
+        if i % 2:
+            rig.throw(*dice[::-1])  # a reroll that shows the same faces elsewhere on the tray
+            assert s.need.kind == "reroll" and s.need.raw["rolls_left"] == 1
+        rig.tap("stop")
+    assert s.over and rig.app.screen == "over"
+    assert s.game.totals["Ann"] == sum(e["score"]["points"] for _a, ev in s._in_effect for e in ev if "score" in e)
+    assert any(a.endswith("wins!") for a in rig.announced)
+
+
+def test_a_handler_bug_becomes_a_message_not_a_crash(rig, monkeypatch):
+    def boom(_arg):
+        raise RuntimeError("kaputt")
+
+    monkeypatch.setattr(rig.app, "_c_add", boom)
+    rig.tap("add")
+    assert "kaputt" in rig.app.message and rig.app.screen == "setup"

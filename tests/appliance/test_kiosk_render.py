@@ -1,0 +1,187 @@
+"""Every screen renders at 800x480 and 1920x1080: a PNG that is not blank, no text outside its box,
+touch targets big enough for a finger on the 7-inch screen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+
+from appliance.kiosk import widgets
+from appliance.kiosk.app import App
+from appliance.kiosk.draw import CameraFeed, draw
+from appliance.kiosk.theme import Theme
+from appliance.kiosk.view import build
+from vision.reading import DiceReading, Die
+
+SIZES = [(800, 480), (1920, 1080)]
+
+
+def reading(*values: int) -> DiceReading:
+    return DiceReading("ok", tuple(Die(v, (40.0 + 60 * i, 60.0), (20 + 60 * i, 40, 40, 40)) for i, v in enumerate(values)))
+
+
+def settle(app: App) -> None:
+    """Let every announcement go by."""
+    for _ in range(50):
+        app.dismiss_banner()
+
+
+def _maexle(app: App, need: str) -> App:
+    app.game_kind = "maexle"
+    app.start_game()
+    if need in ("decide", "believe", "lift", "banner"):
+        app.choose("announce:21" if need == "banner" else "announce:54")
+        if need != "banner":
+            settle(app)
+    if need == "believe":
+        app.choose("believe")
+    if need == "lift":
+        app.choose("reveal")
+    return app
+
+
+def _biscuit(app: App, need: str) -> App:
+    app.game_kind = "biscuit"
+    app.start_game()
+    rolls = {"roll": [(1, 6)], "pick": [(1, 6), (2, 2)], "thumbs": [(1, 6), (2, 5)], "breaker": [(1, 6), (6, 6)]}[need]
+    for r in rolls:
+        app.on_reading(reading(*r))
+    settle(app)
+    if need == "pick":
+        app.choose("pick:Bo")
+    if need == "breaker":
+        app.choose("breaker")
+    return app
+
+
+def _yacht(app: App, need: str) -> App:
+    app.game_kind = "yacht"
+    app.start_game()
+    for r in [(1, 2, 3, 4, 5), (6, 6, 6, 5, 5), (2, 2, 3, 4, 5), (1, 1, 2, 2, 3), (1, 1, 1, 2, 2), (6, 6, 6, 6, 1)]:
+        app.on_reading(reading(*r))  # the order (Bo starts), then Bo's first roll
+    assert app.session.need.kind == "declare"
+    if need == "reroll":
+        app.choose("declare:four_of_a_kind")
+    settle(app)
+    return app
+
+
+def state(name: str) -> App:
+    """An app showing the screen ``name``."""
+    app = App(players=["Ann", "Bo", "Cy", "Dace", "Jānis"], clock=lambda: 0.0, yacht_hint=False, maexle_odds=True)
+    kind, _, need = name.partition("-")
+    if kind == "setup":
+        return app
+    if kind == "names":
+        app.choose("add")
+        app.typed = "Liene"
+        return app
+    if kind == "maexle":
+        return _maexle(app, need)
+    if kind == "biscuit":
+        return _biscuit(app, need)
+    if kind == "yacht":
+        return _yacht(app, need)
+    _maexle(app, "lift")
+    app.on_reading(reading(6, 3))
+    settle(app)
+    if kind == "correct":
+        app.choose("fix")
+    elif kind == "hand":
+        app.choose("fix")
+        app.choose("hand")
+    elif kind == "menu":
+        app.choose("menu")
+    elif kind == "message":
+        app.say("Cannot read the dice (glare). Throw again, or fix them by hand.")
+    elif kind == "sheet":
+        _yacht(app, "reroll")
+        app.choose("sheet")
+    elif kind == "over":
+        app.choose("menu")
+        app.choose("end")
+    return app
+
+
+SCREENS = ["setup", "names", "maexle-announce", "maexle-decide", "maexle-believe", "maexle-lift", "maexle-banner",
+           "biscuit-roll", "biscuit-pick", "biscuit-thumbs", "biscuit-breaker", "yacht-declare", "yacht-reroll",
+           "correct", "hand", "menu", "message", "sheet", "over"]
+
+
+@pytest.fixture(scope="module")
+def pg():
+    pygame.init()
+    yield
+    pygame.quit()
+
+
+@pytest.fixture(scope="module")
+def frame():
+    rng = np.random.default_rng(0)
+    img = np.full((480, 640, 3), (40, 110, 60), np.uint8)
+    img += rng.integers(0, 12, img.shape, dtype=np.uint8)
+    return img
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", SCREENS)
+def test_every_screen_renders_readably(pg, frame, tmp_path, name, size):
+    app = state(name)
+    view = build(app)
+    assert view.screen == name.split("-")[0] if name.split("-")[0] in ("setup", "names", "correct", "hand", "menu",
+                                                                       "sheet", "over") else view.screen == "play"
+    surface = pygame.Surface(size)
+    texts = []
+    widgets.text_hook = lambda text, drawn, box: texts.append((text, drawn, box))
+    try:
+        hits = draw(surface, view, Theme(*size), CameraFeed(frame, reading(6, 3).dice, True, "6 3"))
+    finally:
+        widgets.text_hook = None
+    path = tmp_path / f"{name}.png"
+    pygame.image.save(surface, str(path))
+    pixels = pygame.surfarray.array3d(pygame.image.load(str(path)))[::3, ::3].astype(np.int32)
+    colours = np.unique((pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2])
+    assert pixels.std() > 20 and len(colours) > 50, "the screen is blank"
+    assert texts, "no text drawn"
+    for text, drawn, box in texts:
+        # Across, a text stays inside its box; down, the font's line box may reach a little past it
+        # (ascent and descent are part of the line, not of the glyphs).
+        assert box.x - 2 <= drawn.x and drawn.right <= box.right + 2, (text, drawn, box)
+        assert box.y - 0.1 * box.height - 2 <= drawn.y and drawn.bottom <= box.bottom + 0.1 * box.height + 2, \
+            (text, drawn, box)
+    if size == (800, 480):
+        for rect, cid in hits:
+            smallest = 36 if cid.startswith("key:") else 56  # the on-screen keyboard is denser
+            assert min(rect.width, rect.height) >= smallest or cid.startswith("die:"), (cid, rect)
+    assert hits, "nothing to touch"
+
+
+def test_setup_offers_three_games_and_the_seats_in_order(pg):
+    view = build(state("setup"))
+    ids = [c.id for c in view.choices]
+    assert ids[:3] == ["game:maexle", "game:biscuit", "game:yacht"]
+    assert [c.label for c in view.choices if c.id.startswith("seat:")] == ["Ann", "Bo", "Cy", "Dace", "Jānis"]
+
+
+def test_the_maexle_picker_offers_only_values_that_beat_the_standing_one(pg):
+    app = state("maexle-believe")
+    values = [int(c.id.split(":")[1]) for c in build(app).choices if c.id.startswith("announce:")]
+    assert values[0] == 61 and values[-1] == 21 and 54 not in values and 31 not in values
+
+
+def test_the_yacht_sheet_has_players_across_and_twelve_categories_down(pg):
+    view = build(state("sheet"))
+    assert view.sheet.players == ("Ann", "Bo", "Cy", "Dace", "Jānis")
+    assert len(view.sheet.categories) == 12 and len(view.sheet.totals) == 5
+
+
+def test_a_drawing_bug_shows_a_notice_not_a_traceback(pg, mock_pins, monkeypatch):
+    from appliance.inputs import CommandQueue
+    from appliance.kiosk import loop
+
+    kiosk = loop.Kiosk(App(clock=lambda: 0.0), CommandQueue(), size=(800, 480))
+    monkeypatch.setattr(loop, "draw", lambda *a, **k: 1 / 0)
+    kiosk.step()
+    assert kiosk.hits and kiosk.hits[0][1] == "back"
+    kiosk.close()

@@ -1,0 +1,151 @@
+"""The game session: readings become rolls only when the engine expects them, the log is durable
+before an announcement, and a saved game resumes with what was not yet announced."""
+
+from __future__ import annotations
+
+import pytest
+
+from appliance.games import SetupError
+from appliance.session import Session, counts_total
+from appliance.store import Store
+from vision.reading import DiceReading, Die, unreadable
+
+
+def reading(*values: int) -> DiceReading:
+    return DiceReading("ok", tuple(Die(v, (10.0 + 30 * i, 20.0), (0 + 30 * i, 5, 20, 20)) for i, v in enumerate(values)))
+
+
+def maexle(**rules) -> Session:
+    return Session.start({"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": rules})
+
+
+def test_maexle_reveal_waits_for_the_lifted_cup_and_the_reading_resolves_it():
+    s = maexle()
+    assert s.need.kind == "announce" and s.need.player == "Ann" and s.need.dice is None
+    assert s.act({"announce": 54}).accepted
+    assert s.need.kind == "decide" and "reveal" in s.need.actions
+    assert s.act({"reveal": True}).accepted
+    assert s.need.kind == "lift" and s.need.dice == 2
+    out = s.dice(reading(6, 3))
+    assert out.accepted and out.action == {"roll": [3, 6]}
+    assert [a.text for a in out.announcements] == ["63: Ann's 54 holds", "Cy takes 1 penalty point"]
+    assert s.tally()["Cy"] == {"drinks": 0, "penalties": 1}
+
+
+def test_dice_while_the_cup_is_down_change_nothing():
+    s = maexle()
+    out = s.dice(reading(6, 3))
+    assert not out.accepted and "Ann announces first" in out.problem
+    assert s.game.actions == []
+
+
+def test_an_unreadable_or_miscounted_reading_is_a_problem_not_a_roll():
+    s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
+    out = s.dice(unreadable("glare"))
+    assert not out.accepted and "glare" in out.problem
+    out = s.dice(reading(6, 3, 2))
+    assert not out.accepted and "3 dice seen, 2 needed" in out.problem
+    assert s.game.actions == [] and s.need.kind == "roll"
+
+
+def test_a_refused_choice_returns_the_engines_reason_and_changes_nothing():
+    s = maexle()
+    s.act({"announce": 54})
+    out = s.act({"announce": 41})
+    assert not out.accepted and "41" in out.problem
+    assert s.game.actions == [{"announce": 54}]
+
+
+def test_undo_takes_back_the_last_roll_and_its_penalty():
+    s = maexle()
+    s.act({"announce": 54})
+    s.act({"reveal": True})
+    s.dice(reading(6, 3))
+    assert s.last_roll == [3, 6]
+    out = s.undo()
+    assert out.accepted and s.need.kind == "lift" and s.tally()["Cy"]["penalties"] == 0
+    assert s.by_hand([3, 1]).accepted  # the dice really showed 31: Ann lied
+    assert s.tally() == {"Ann": {"drinks": 0, "penalties": 1}, "Bo": {"drinks": 0, "penalties": 0},
+                         "Cy": {"drinks": 0, "penalties": 0}}
+
+
+def test_a_bad_setup_raises_the_engines_setup_error():
+    with pytest.raises(SetupError):
+        Session.start({"game": "biscuit", "players": ["Ann", "Bo"]})
+
+
+def test_everyone_drinks_is_one_announcement():
+    s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]}, drink_word="drink")
+    s.dice(reading(1, 6))  # Ann rolls 7: the Biscuit
+    out = s.dice(reading(1, 1))
+    assert [a.text for a in out.announcements] == ["Everyone drinks 1"]
+
+
+def test_every_action_is_in_the_store_before_the_session_returns(tmp_path):
+    store = Store.open(tmp_path)
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=store)
+    out = s.act({"announce": 31})
+    saved = Store.open(tmp_path).unfinished()  # a second connection sees it on disk
+    assert saved.actions == [{"announce": 31}] and out.seq == 1
+    assert saved.pending and saved.pending[0][1] == {"announce": 31}
+    s.announced(out.seq)
+    assert not Store.open(tmp_path).unfinished().pending
+
+
+def test_resume_rebuilds_the_game_and_returns_what_was_not_announced(tmp_path):
+    store = Store.open(tmp_path)
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"], "rules": {"limit": 2}}, store=store)
+    first = s.act({"announce": 54})
+    s.announced(first.seq)
+    s.act({"reveal": True})
+    s.dice(reading(5, 4))  # the power goes before this one is shown
+    store.close()
+    again, pending = Session.resume(Store.open(tmp_path))
+    assert again.game.state_json() == s.game.state_json()
+    assert [o.action for o in pending] == [{"reveal": True}, {"roll": [4, 5]}]
+    assert "54: Ann's 54 holds" in [a.text for o in pending for a in o.announcements]
+    assert again.tally() == s.tally()
+
+
+def test_a_finished_game_is_ended_in_the_store_with_its_tally(tmp_path):
+    store = Store.open(tmp_path)
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"], "rules": {"limit": 1}}, store=store)
+    s.act({"announce": 54})
+    s.act({"reveal": True})
+    out = s.dice(reading(3, 1))
+    assert s.over and s.ended and any("winner" in e for e in out.events)
+    assert store.evening()["Ann"]["penalties"] == 1
+    assert store.unfinished().ended  # only until its last announcements have shown
+    s.announced(out.seq)
+    assert store.unfinished() is None
+
+
+def test_a_game_that_ended_before_its_announcements_showed_resumes_only_to_show_them(tmp_path):
+    store = Store.open(tmp_path)
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"], "rules": {"limit": 1}}, store=store)
+    for action in ({"announce": 54}, {"reveal": True}):
+        s.announced(s.act(action).seq)
+    s.dice(reading(3, 1))
+    again, pending = Session.resume(Store.open(tmp_path))
+    assert again.ended and again.over
+    assert "Bo wins!" in [a.text for o in pending for a in o.announcements]
+
+
+def test_a_store_that_fails_takes_the_action_back():
+    class Broken:
+        def start_game(self, setup):
+            return 1
+
+        def record(self, *a):
+            raise OSError("disk full")
+
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=Broken())
+    out = s.act({"announce": 54})
+    assert not out.accepted and "disk full" in out.problem
+    assert s.need.kind == "announce" and s.game.in_effect == []
+
+
+def test_counts_add_up_over_games():
+    a = {"Ann": {"drinks": 2, "penalties": 0}}
+    b = {"Ann": {"drinks": 1, "penalties": 3}, "Bo": {"drinks": 1, "penalties": 0}}
+    assert counts_total(a, b) == {"Ann": {"drinks": 3, "penalties": 3}, "Bo": {"drinks": 1, "penalties": 0}}
