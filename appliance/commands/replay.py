@@ -174,6 +174,9 @@ def describe(event: dict) -> str:
         return f"{p['player']} announces {_said(p['value'])} to {p['to']}"
     if kind == "blind_pass":
         return f"{p['player']} passes {_said(p['value'])} on to {p['to']} without rolling"
+    if kind == "revealed" and p["lift"] == "self_reveal":  # fresh dice: no verdict on the announcer
+        return f"{p['player']} shows their own dice: {_dice(p['dice'])} = {_said(p['value'])} " \
+               f"instead of beating {_said(p['announced'])}"
     if kind == "revealed":
         verdict = "it holds" if p["holds"] else "it does not hold"
         return (f"the cup is lifted: {_dice(p['dice'])} = {_said(p['value'])}; "

@@ -295,3 +295,10 @@ def test_names_in_latvian_and_cyrillic_play_save_and_replay():
     assert back.state_json() == g.state_json()
     status, out, err = run_replay([json.dumps(x, ensure_ascii=False) for x in [setup, *actions]])
     assert status == 0 and err == "" and "Пётр is the Biscuit" in out and "Ēriks (left of Пётр) drinks 1" in out
+
+
+def test_replay_tells_a_self_reveal_as_the_revealers_own_dice_not_a_verdict_on_the_announcer():
+    status, out, _ = run_replay([MAEXLE_LOG[0], {"announce": 65}, {"self_reveal": True}, {"roll": [4, 3]}])
+    assert status == 0
+    assert "Cy shows their own dice: 4 3 = 43 instead of beating 65" in out
+    assert "Ann answers for" not in out
