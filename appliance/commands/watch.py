@@ -68,6 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from this camera")
     parser.add_argument("--still", type=_positive(float), default=0.4, metavar="S", help="seconds the dice must lie still (default 0.4)")
     parser.add_argument("--agree", type=_positive(int), default=3, metavar="K", help="consecutive readings that must agree (default 3)")
+    parser.add_argument("--exposure", type=_positive(int), metavar="US",
+                        help="picamera: fixed exposure time in µs (default: fixed after a warm-up on auto exposure)")
     parser.add_argument("--timeout", type=_positive(float), default=1.0, metavar="S", help="longest wait for one camera frame (default 1)")
     parser.add_argument("--give-up", type=_positive(float), default=30.0, metavar="S", help="exit 1 after this long without a frame (default 30)")
     parser.add_argument("--max-frames", type=_positive(int), metavar="N", help="stop after N frames")
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     try:
         source = open_source(args.source, size=args.size, fps=args.fps, dice=args.dice or 2, seed=args.seed,
-                             timeout=args.timeout, hold_s=args.hold, throws=args.throws)
+                             timeout=args.timeout, hold_s=args.hold, throws=args.throws, exposure_us=args.exposure)
     except CameraError as exc:
         print(f"dicetable watch: {exc}", file=sys.stderr)
         return 2
