@@ -307,6 +307,15 @@ def test_frames_buffered_during_a_stall_are_dropped_as_stale():
     assert frames and all(f.image[0, 0, 0] == 1 for f in frames)
 
 
+def test_after_the_caller_pauses_the_next_frame_is_a_fresh_one_not_a_buffered_one():
+    with LiveCamera(Opener(FakeDevice(interval=0.02)), timeout=0.5) as cam:
+        before = cam.read()
+        time.sleep(0.6)  # the kiosk was busy; a driver's buffer would now hold old frames
+        after = cam.read()
+        assert time.monotonic() - after.t < 0.1
+        assert after.index > before.index + 10  # the frames in between were read and let go
+
+
 def test_frames_stamped_long_ago_by_the_device_are_never_returned():
     with LiveCamera(Opener(FakeDevice(stamps=True)), timeout=0.2) as cam:
         with pytest.raises(CameraTimeout):
