@@ -313,7 +313,7 @@ def test_after_the_caller_pauses_the_next_frame_is_a_fresh_one_not_a_buffered_on
         time.sleep(0.6)  # the kiosk was busy; a driver's buffer would now hold old frames
         after = cam.read()
         assert time.monotonic() - after.t < 0.1
-        assert after.index > before.index + 10  # the frames in between were read and let go
+        assert after.index > before.index + 5  # the frames in between were read and let go
 
 
 def test_frames_stamped_long_ago_by_the_device_are_never_returned():
