@@ -179,13 +179,15 @@ class PhotoTable:
         return self.source.moving > 0
 
 
-def photo_pools(folder: Path, seed: int) -> dict[int, list[Photo]]:
+def photo_pools(folder: Path, seed: int, needed=(2, 5)) -> dict[int, list[Photo]]:
     """The photos of ``folder`` by number of dice (2 and 5), shuffled with ``seed``.
 
     With a ``manifest.csv`` in the folder (as ../shared/dice-photos has), its rows give each photo's
-    number of dice and labels (rows marked excluded are left out). Without one, every image in the
-    folder (recursively) is read once by the pip reader to count its dice; no labels then.
-    Raises DemoError when the folder has no usable photo.
+    number of dice and labels; rows marked excluded are left out, and when the manifest marks
+    ``table_like`` photos (the appliance's own situation: a tray, at most 5 dice, none touching),
+    only those are thrown. Without a manifest, every image in the folder (recursively) is read once
+    by the pip reader to count its dice; no labels then. Raises DemoError when the folder has no
+    usable photo.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -194,11 +196,14 @@ def photo_pools(folder: Path, seed: int) -> dict[int, list[Photo]]:
     manifest = folder / "manifest.csv"
     if manifest.is_file():
         with manifest.open(newline="") as f:
-            for row in csv.DictReader(f):
-                n = int(row["n_dice"])
-                if n in pools and row.get("excluded", "0") != "1" and (folder / row["file"]).is_file():
-                    values = tuple(int(v) for v in row["values"].split())
-                    pools[n].append(Photo(folder / row["file"], n, values))
+            rows = [r for r in csv.DictReader(f) if r.get("excluded", "0") != "1"]
+        if any(r.get("table_like") == "1" for r in rows):
+            rows = [r for r in rows if r.get("table_like") == "1"]
+        for row in rows:
+            n = int(row["n_dice"])
+            if n in pools and (folder / row["file"]).is_file():
+                values = tuple(int(v) for v in row["values"].split())
+                pools[n].append(Photo(folder / row["file"], n, values))
     else:
         import cv2
 
@@ -215,9 +220,10 @@ def photo_pools(folder: Path, seed: int) -> dict[int, list[Photo]]:
     for n in pools:
         pools[n].sort(key=lambda p: str(p.path))
         rng.shuffle(pools[n])
-    if not pools[2] or not pools[5]:
-        raise DemoError(f"--source {folder}: needs photos of 2 dice and of 5 dice "
-                        f"(found {len(pools[2])} and {len(pools[5])})")
+    missing = [n for n in needed if not pools[n]]
+    if missing:
+        raise DemoError(f"--source {folder}: needs photos of {' and of '.join(map(str, sorted(needed)))} dice "
+                        f"(found {len(pools[2])} of 2 and {len(pools[5])} of 5)")
     return pools
 
 
@@ -255,6 +261,7 @@ class ScriptedEvening:
     source: Path | None = None
     seed: int = 7
     say: Callable[[str], None] = print
+    games: tuple[str, ...] = ("maexle", "biscuit", "yacht")
     stats: Stats = field(default_factory=Stats)
 
     def __post_init__(self) -> None:
@@ -264,7 +271,12 @@ class ScriptedEvening:
         self.transcript: list[str] = []
         self._settled: list = []
         self._frame = 0
-        self.pools = photo_pools(self.source, self.seed) if self.source else None
+        unknown = [g for g in self.games if g not in ("maexle", "biscuit", "yacht")]
+        if unknown or not self.games:
+            raise DemoError(f"the games are maexle, biscuit and yacht, not {', '.join(unknown) or 'none'}")
+        needed = {5} if self.games == ("yacht",) else ({2} if "yacht" not in self.games else {2, 5})
+        self.pools = photo_pools(self.source, self.seed, needed) if self.source else None
+        self.sessions: list = []
 
     # -- the parts ------------------------------------------------------------------------------
 
@@ -444,7 +456,8 @@ class ScriptedEvening:
             reading = self.settle(table)
             self.stats.throws += 1
             if reading is None:
-                self.table_says("the camera reported nothing for this throw")
+                self._line("camera: sees no dice")
+                self.stats.unreadable += 1
             took = len(session.game.actions) > before
             if took:
                 read = tuple(sorted(session.last_roll or ()))
@@ -513,13 +526,19 @@ class ScriptedEvening:
                    "the kiosk's announcements.")
         try:
             self.setup_screen()
-            self.maexle()
-            self.biscuit()
-            self.yacht()
+            for game in self.games:
+                getattr(self, game)()
+                self.sessions.append(self.app.session)
         finally:
             self.kiosk.close()
         self._line("")
         self._line(self.stats.line())
+        sources: dict[str, int] = {}
+        for s in self.sessions:
+            for k, n in s.roll_sources.items():
+                sources[k] = sources.get(k, 0) + n
+        self._line("rolls the engine took, by where they came from: "
+                   + ", ".join(f"{k} {n}" for k, n in sorted(sources.items())))
         self._line(f"{len(self.shots)} screenshots in {self.out}")
         self._line(f"played in {time.perf_counter() - started:.1f} s")
         return 0

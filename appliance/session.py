@@ -93,6 +93,8 @@ class Session:
         self.game_id = game_id
         self.drink_word = drink_word
         self.ended = False
+        # Where the accepted rolls came from ("camera", "hand"): the demo and the log say it.
+        self.roll_sources: dict[str, int] = {}
         # (action, events) of every action in effect, oldest first: the tally and the last roll.
         self._in_effect: list[tuple[dict, list[dict]]] = list(history or [])
 
@@ -203,6 +205,8 @@ class Session:
                 log.exception("could not save %s", action)
                 return Outcome(False, action, problem=_("Could not save the game: {error}").format(error=exc))
         _track(self._in_effect, action, events)
+        if "roll" in action:
+            self.roll_sources[source] = self.roll_sources.get(source, 0) + 1
         log.info("%s from %s -> %s", action, source, [e for e in events if "turn" not in e])
         if self.over and not self.ended:
             self._end(self.game.expects.get("winner"))

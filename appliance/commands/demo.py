@@ -37,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=_size, metavar="WxH", help="kiosk size in px (default 800x480 headless, 1280x720 window)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the evening's random throws and choices (default 7)")
     parser.add_argument("--lang", choices=("en", "de", "lv", "ru"), help="the kiosk's language")
+    parser.add_argument("--games", default="maexle,biscuit,yacht", metavar="LIST",
+                        help="headless: which games to play, in order (default maexle,biscuit,yacht)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or Path(tempfile.mkdtemp(prefix="dicetable-demo-"))
     try:
         evening = ScriptedEvening(out, size=args.size or (800, 480), source=args.source, seed=args.seed,
-                                  say=lambda line: print(line, flush=True))
+                                  say=lambda line: print(line, flush=True),
+                                  games=tuple(g.strip() for g in args.games.split(",") if g.strip()))
         return evening.run()
     except DemoError as exc:
         print(f"dicetable demo: {exc}", file=sys.stderr)

@@ -1,0 +1,71 @@
+"""dicetable demo headless: a whole evening through the real reader, session, engine and kiosk, with a
+screenshot per screen; and the same with real photos as the throws."""
+
+from __future__ import annotations
+
+import csv
+import re
+import shutil
+
+import pygame
+
+from appliance.cli import main
+
+
+def pngs_are_screens(folder) -> list[str]:
+    names = sorted(p.name for p in folder.glob("*.png"))
+    for name in names:
+        pixels = pygame.surfarray.array3d(pygame.image.load(str(folder / name)))
+        assert pixels.shape[:2] == (800, 480) and pixels.std() > 20, name
+    return names
+
+
+def test_the_headless_demo_plays_all_three_games_and_saves_every_screen(tmp_path, capsys):
+    assert main(["demo", "--headless", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    for game in ("== Mäxle ==", "== Biscuit ==", "== Yacht =="):
+        assert game in out
+    assert "table: " in out and "camera: read" in out and out.count("wins!") >= 2
+    assert f"screenshots in {tmp_path}" in out
+    # Every roll the engine took came from the camera or from the kiosk's hand entry, as counted.
+    stats = re.search(r"(\d+) throws read by the camera: (\d+) right, (\d+) misread .*?(\d+) rolls entered by hand",
+                      out)
+    sources = dict((k, int(n)) for k, n in re.findall(r"(camera|hand) (\d+)", out.splitlines()[-3]))
+    assert stats and sources.get("hand", 0) == int(stats.group(4))
+    assert sources["camera"] >= int(stats.group(2)) > 30
+    names = pngs_are_screens(tmp_path)
+    for screen in ("setup", "names", "play-maexle-announce", "play-maexle-decide", "play-maexle-lift",
+                   "play-biscuit-pick", "play-biscuit-thumbs", "play-yacht-declare", "play-yacht-reroll", "correct",
+                   "hand", "sheet", "menu", "over-yacht"):
+        assert any(re.fullmatch(rf"\d\d-{screen}(-announcement)?\.png", n) for n in names), screen
+
+
+def test_the_demo_throws_real_photos_from_a_folder(tmp_path, capsys, photos_dir):
+    """A small folder of table-like 2-dice photos with their manifest: Mäxle plays through them."""
+    with (photos_dir / "manifest.csv").open(newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["n_dice"] == "2" and r["table_like"] == "1" and r["excluded"] == "0"]
+    rows = [r for r in rows if r["source"] == "matteop65"][:12]
+    folder = tmp_path / "photos"
+    for r in rows:
+        (folder / r["file"]).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(photos_dir / r["file"], folder / r["file"])
+    with (folder / "manifest.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    shots = tmp_path / "shots"
+    assert main(["demo", "--headless", "--source", str(folder), "--games", "maexle", "--out", str(shots)]) == 0
+    out = capsys.readouterr().out
+    assert "real photos from" in out and "== Mäxle ==" in out and "wins!" in out
+    assert "camera: " in out
+    assert pngs_are_screens(shots)
+
+
+def test_a_source_folder_without_photos_is_a_clear_error(tmp_path, capsys):
+    assert main(["demo", "--headless", "--source", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
+    assert "needs photos" in capsys.readouterr().err
+
+
+def test_an_unknown_game_is_a_clear_error(tmp_path, capsys):
+    assert main(["demo", "--headless", "--games", "poker", "--out", str(tmp_path)]) == 1
+    assert "poker" in capsys.readouterr().err
