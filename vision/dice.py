@@ -1,98 +1,144 @@
-"""Where the dice are: foreground against a background model, cut into die-sized regions.
+"""Where the dice may be: foreground against a background model, cut at several levels.
 
 Background: with an empty-tray reference frame (taken at calibration) the background is that frame;
 without one it is estimated from the frame itself by a large median filter on a small copy (dice are
-small against the tray, so the median is the tray), refined once with the first foreground masked out.
-Foreground: the Lab distance of each pixel from the background, with darkening weighted down (shadows
-are darker, not differently coloured) and chroma weighted up.
+small against the tray, so the median is the tray), refined once with the first foreground put back
+to the first estimate.
+
+Foreground: each pixel's colour distance from the background, darkening weighted down (a shadow is
+darker, not differently coloured). No single threshold suits every die: a white die on a light table
+barely differs, a laptop beside it differs a lot. So the map is cut at a ladder of levels, as MSER
+does, and each blob at each level becomes a candidate with its shape measured. Blobs nest across
+levels (a blob at a higher level lies inside one at the level below), which gives a tree: two touching
+dice merged at a low level part at a higher one, and a tilted die's bright top face stands alone at
+the highest levels, without its side faces.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from vision.pips import CHROMA
 
-@dataclass(frozen=True)
-class Region:
-    """A foreground blob that may be a die.
+SHADOW = 0.35  # weight of darkening against the background
 
-    box: (x, y, w, h) px in frame coordinates. mask: (h, w) uint8, 255 on the blob, over ``box``.
-    area: blob pixels (px^2, holes filled). side: the side of the blob's minimum-area square, px.
+
+@dataclass(eq=False)
+class Blob:
+    """A foreground blob at one level of the ladder, in frame px.
+
+    contour: (n, 1, 2) int32. area: px^2, holes filled. rect: cv2.minAreaRect. fill: area / rect
+    area (1 for a square seen straight). solidity: area / convex hull area. level: index in the
+    ladder. children: the blobs at the next level inside this one.
     """
 
-    box: tuple[int, int, int, int]
-    mask: np.ndarray
+    contour: np.ndarray
     area: float
-    side: float
+    rect: tuple
+    fill: float
+    solidity: float
+    level: int
     center: tuple[float, float]
+    box: tuple[int, int, int, int]
+    children: list[Blob] = field(default_factory=list)
+
+    @property
+    def side(self) -> float:
+        """The side of a square of the same area, px."""
+        return float(np.sqrt(self.area))
+
+    @property
+    def aspect(self) -> float:
+        w, h = self.rect[1]
+        return float(max(w, h) / max(min(w, h), 1e-6))
 
 
-def background_lab(bgr: np.ndarray, reference: np.ndarray | None, max_die: float) -> np.ndarray:
-    """(H, W, 3) float32 Lab of the background (see the module docstring)."""
-    h, w = bgr.shape[:2]
-    if reference is not None:
-        blurred = cv2.GaussianBlur(reference, (5, 5), 0)
-        return cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
-    # A small copy where the largest die spans ~4 px, median-filtered over ~3 dice.
-    f = max(1, int(max_die // 6))
+def background(small: np.ndarray, max_die: float) -> np.ndarray:
+    """(h, w, 3) uint8 BGR: the background of ``small`` (a (h, w, 3) uint8 BGR frame) without dice.
+
+    max_die: the largest die side in ``small`` px; the median filter spans about three of them.
+    """
+    h, w = small.shape[:2]
+    f = max(1, int(max_die // 5))
     sw, sh = max(8, w // f), max(8, h // f)
-    small = cv2.resize(bgr, (sw, sh), interpolation=cv2.INTER_AREA)
+    tiny = cv2.resize(small, (sw, sh), interpolation=cv2.INTER_AREA)
     k = _odd(min(sw, sh, 15))
-    bg = cv2.medianBlur(small, k) if k >= 3 else small
-    # Refine: replace strong foreground by the first estimate and filter again, so large dice and
-    # clusters do not leak into the background.
-    lab_s = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.float32)
-    fg = np.linalg.norm(lab_s - lab_b, axis=2) > 20
-    if fg.any() and k >= 3:
-        mixed = small.copy()
+    if k < 3:
+        return cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
+    bg = cv2.medianBlur(tiny, k)
+    # Refine: where the frame stands out, put the first estimate instead and filter again, so large
+    # dice and crowded trays leak less into the background.
+    fg = cv2.absdiff(tiny, bg).max(axis=2) > 25
+    if fg.any():
+        mixed = tiny.copy()
         mixed[fg] = bg[fg]
         bg = cv2.medianBlur(cv2.medianBlur(mixed, k), k)
-    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-    return cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _odd(k: int) -> int:
     return k if k % 2 else k - 1
 
 
-def foreground_distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """(H, W) float32: how far each pixel is from the background (Lab units, darkening at 0.35)."""
-    d = lab - bg
-    dl = d[..., 0]
-    dl = np.where(dl < 0, 0.35 * dl, dl)
-    return np.sqrt(dl * dl + 2.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
+def foreground_distance(ycc: np.ndarray, bg_ycc: np.ndarray) -> np.ndarray:
+    """(h, w) float32: each pixel's colour distance from the background (both (h, w, 3) float32
+    YCrCb), darkening counted at ``SHADOW``, chroma as in ``vision.pips.contrast_map``."""
+    d = ycc - bg_ycc
+    dy = d[..., 0]
+    dy = np.maximum(dy, -SHADOW * dy)
+    return np.sqrt(dy * dy + CHROMA * (d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
-def find_regions(dist: np.ndarray, min_side: float, max_side: float, threshold: float) -> tuple[list[Region], np.ndarray]:
-    """Foreground blobs of ``dist`` above ``threshold``, cleaned, holes filled.
+def blob_tree(dist: np.ndarray, levels: tuple[float, ...], scale: float, min_area: float,
+              max_area: float) -> list[Blob]:
+    """The roots of the blob tree of ``dist`` (see the module docstring).
 
-    Returns (regions whose side lies in [min_side, max_side] px, the cleaned foreground mask).
+    dist: (h, w) float32 map; levels: ascending thresholds; scale: frame px per map px.
+    Blobs outside [min_area, max_area] (frame px^2) are dropped; their children become roots.
     """
-    mask = (dist > threshold).astype(np.uint8) * 255
-    k = max(3, _odd(int(min_side * 0.25)) if int(min_side * 0.25) % 2 else int(min_side * 0.25) + 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    regions = []
-    for c in contours:
-        area = cv2.contourArea(c)
-        if area < min_side * min_side * 0.5:
-            continue
-        cv2.drawContours(filled, [c], -1, 255, -1)
-        (cx, cy), (rw, rh), _ = cv2.minAreaRect(c)
-        side = float(np.sqrt(area))
-        if side > max_side * 3:
-            continue
-        x, y, w, h = cv2.boundingRect(c)
-        sub = np.zeros((h, w), np.uint8)
-        cv2.drawContours(sub, [c - np.array([[x, y]])], -1, 255, -1)
-        m = cv2.moments(c)
-        center = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] > 0 else (cx, cy)
-        regions.append(Region((x, y, w, h), sub, float(area), side, center))
-    return regions, filled
+    opener = np.ones((3, 3), np.uint8)
+    closer = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    roots: list[Blob] = []
+    prev_labels, prev_blobs = None, {}
+    s2 = scale * scale
+    for li, t in enumerate(levels):
+        binary = cv2.morphologyEx((dist > t).astype(np.uint8), cv2.MORPH_CLOSE, closer)
+        binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, opener)
+        if not binary.any():
+            break
+        _, labels = cv2.connectedComponents(binary, connectivity=8)
+        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        blobs: dict[int, Blob] = {}
+        for c in contours:
+            area = cv2.contourArea(c) * s2
+            if area < min_area or area > max_area:
+                continue
+            x, y = c[0, 0]
+            blob = _blob(c, area, li, scale)
+            blobs[int(labels[y, x])] = blob
+            parent = prev_blobs.get(int(prev_labels[y, x])) if prev_labels is not None else None
+            (parent.children if parent is not None else roots).append(blob)
+        prev_labels, prev_blobs = labels, blobs
+    return roots
+
+
+def _blob(c: np.ndarray, area: float, level: int, scale: float) -> Blob:
+    cf = (c.astype(np.float32) + 0.5) * scale
+    rect = cv2.minAreaRect(cf)
+    rect_area = max(rect[1][0] * rect[1][1], 1e-6)
+    hull_area = max(cv2.contourArea(cv2.convexHull(cf)), 1e-6)
+    m = cv2.moments(cf)
+    center = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] > 0 else rect[0]
+    x, y, w, h = cv2.boundingRect(cf)
+    return Blob(np.round(cf).astype(np.int32), area, rect, min(1.0, area / rect_area),
+                min(1.0, area / hull_area), level, center, (x, y, w, h))
+
+
+def walk(blob: Blob):
+    """The blob and all its descendants, depth first."""
+    yield blob
+    for child in blob.children:
+        yield from walk(child)

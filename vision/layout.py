@@ -1,161 +1,224 @@
-"""Which face a set of pips shows: the geometry of the six pip layouts (pure numpy, no OpenCV).
+"""Which faces a set of pips can show: the geometry of the six pip layouts (pure Python and numpy).
 
-A d6 face puts its pips on a 3x3 grid (grid units: corners at (+-1, +-1), the centre at (0, 0)):
+A d6 face puts its pips on a 3x3 grid. In grid units, corners at (+-1, +-1), the centre at (0, 0):
 
     1: centre            2: one diagonal          3: one diagonal + centre
     4: four corners      5: four corners + centre 6: four corners + the middles of two opposite sides
 
 Every layout is point-symmetric about the face centre, and stays so under any affine view (a tilted
-camera, a stretched photo), so the checks below use only affine-invariant relations: midpoints,
-collinearity and equal spacing along a line, pip sizes alike. A set that fits none of them is an
-impossible layout: never a value.
+camera, a stretched photo). ``candidates`` therefore finds layouts by affine-invariant relations
+only: pairs of pips sharing a midpoint, a pip at that midpoint, a parallelogram of corners, middles
+half-way along two opposite sides. Pips of one face look alike: similar size, and squashed the same
+way by the view (their ``shape``). Whether a candidate is the top face of a die (nothing else on that
+face, the face on the die) is checked against the image by ``vision.face``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
+
+# The occupied grid positions of each value, (a, b) = a steps along u, b steps along v.
+PATTERNS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (-1, 1), (1, -1), (1, 1)),
+    5: ((-1, -1), (-1, 1), (1, -1), (1, 1), (0, 0)),
+    6: ((-1, -1), (-1, 1), (1, -1), (1, 1), (-1, 0), (1, 0)),
+}
+GRID = tuple((a, b) for a in (-1, 0, 1) for b in (-1, 0, 1))
 
 
 @dataclass(frozen=True)
 class Layout:
-    """A face layout fitted to pips.
+    """A face layout fitted to some of the pips.
 
-    value: 1-6. center: (x, y) px, the face centre the layout implies (the pips' centre of symmetry).
-    axes: (2, 2) float, rows u and v: image offsets in px of one grid step along the face's two pip
-        axes (corner pip = center +- u +- v). For 1 they are zero; for 2 and 3 only the diagonal
-        u + v is known (axes hold it as u = v = diagonal / 2).
+    value: 1-6. members: indices of its pips in the lists given to ``candidates``.
+    center: (x, y) px, the face centre (the pips' centre of symmetry).
+    u, v: (x, y) px image offsets of one grid step along the face's two axes: the corner pips lie at
+        center +- u +- v, the middles of a 6 at center +- u. For 2 and 3 only the diagonal u + v is
+        seen, the other is inferred from the pips' shape (``other_diagonal``). Zero for a 1.
     residual: the worst misfit of a pip to the layout, in grid steps (0 = perfect).
     """
 
     value: int
+    members: tuple[int, ...]
     center: tuple[float, float]
-    axes: np.ndarray
+    u: tuple[float, float]
+    v: tuple[float, float]
     residual: float
 
     @property
-    def pitch(self) -> float:
-        """The corner-to-centre distance in px (half the layout's diagonal), 0 for a 1."""
-        return float(max(np.linalg.norm(self.axes[0] + self.axes[1]), np.linalg.norm(self.axes[0] - self.axes[1])))
+    def step(self) -> float:
+        """The mean grid step in px; 0 for a 1."""
+        return (math.hypot(*self.u) + math.hypot(*self.v)) / 2.0
+
+    @property
+    def area(self) -> float:
+        """The face's area in px^2 (a face is ~3.7 grid steps across), 0 for a 1."""
+        return abs(self.u[0] * self.v[1] - self.u[1] * self.v[0]) * 3.7 * 3.7
+
+    def to_image(self, a: float, b: float) -> tuple[float, float]:
+        """The image point (x, y) of grid position (a, b)."""
+        return (self.center[0] + a * self.u[0] + b * self.v[0], self.center[1] + a * self.u[1] + b * self.v[1])
+
+    def to_grid(self, x: float, y: float) -> tuple[float, float]:
+        """The grid position (a, b) of an image point; (inf, inf) for a layout without axes."""
+        det = self.u[0] * self.v[1] - self.u[1] * self.v[0]
+        if abs(det) < 1e-9:
+            return (math.inf, math.inf)
+        dx, dy = x - self.center[0], y - self.center[1]
+        return ((dx * self.v[1] - dy * self.v[0]) / det, (self.u[0] * dy - self.u[1] * dx) / det)
 
 
-def _sizes_alike(radii: np.ndarray, ratio: float) -> bool:
-    return bool(radii.max() <= ratio * radii.min())
+def other_diagonal(d: tuple[float, float], shape) -> tuple[float, float]:
+    """The face's other diagonal, given one (centre -> corner, px) and the pips' shape.
 
-
-def _midpoint_misfit(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> float:
-    """How far m is from the midpoint of a and b, in units of half the distance a-b."""
-    half = np.linalg.norm(b - a) / 2.0
-    return float(np.linalg.norm((a + b) / 2.0 - m) / max(half, 1e-6))
-
-
-def fit(points: np.ndarray, radii: np.ndarray, tol: float = 0.22, size_ratio: float = 2.2) -> Layout | None:
-    """The layout of exactly these pips, or None when they form no d6 face.
-
-    points: (n, 2) float px centres; radii: (n,) float px. tol: the largest misfit of a pip, as a share
-    of the grid step. size_ratio: the largest ratio of pip radii on one face (1s excepted).
-    n = 1 always fits (its centre is checked by the caller against the die); n = 0 or n > 6 never.
+    A round pip seen through the view's affine map A has a second-moment matrix proportional to
+    A A^T (``shape``, determinant 1); the diagonal at right angles on the face is then
+    A R90 A^-1 d = S^1/2 R90 S^-1/2 d with S = shape. Seen straight on, S = I: d turned 90 degrees.
+    (For a 2x2 S of determinant 1, S^1/2 = (S + I) / sqrt(trace S + 2).)
     """
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    r = np.asarray(radii, dtype=np.float64).reshape(-1)
+    a, c, b = float(shape[0][0]), float(shape[0][1]), float(shape[1][1])
+    norm = math.sqrt(max(a + b + 2.0, 1e-9))
+    h11, h12, h22 = (a + 1.0) / norm, c / norm, (b + 1.0) / norm
+    det = h11 * h22 - h12 * h12
+    if abs(det) < 1e-9:
+        return (-d[1], d[0])
+    # w = H^-1 d, turned by 90 degrees, then mapped by H.
+    wx, wy = (h22 * d[0] - h12 * d[1]) / det, (h11 * d[1] - h12 * d[0]) / det
+    wx, wy = -wy, wx
+    return (h11 * wx + h12 * wy, h12 * wx + h22 * wy)
+
+
+def face_shape(u, v) -> np.ndarray:
+    """The second-moment shape (determinant 1) a square face with grid axes u, v has in the image."""
+    m = np.array([u, v], float).T
+    g = m @ m.T
+    return g / math.sqrt(max(float(np.linalg.det(g)), 1e-12))
+
+
+def shape_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How differently two shapes (determinant 1) are squashed: 0 alike, ~0.3 for a 0.8 squash."""
+    return float(np.linalg.norm(a - b))
+
+
+def squash(shape: np.ndarray) -> float:
+    """The major/minor axis ratio of a shape (1 = seen straight on)."""
+    ev = np.linalg.eigvalsh(shape)
+    return math.sqrt(max(float(ev[1]), 1e-9) / max(float(ev[0]), 1e-9))
+
+
+def shape_allowance(shape_tol, radius):
+    """How far apart two measured shapes may be for pips of ``radius`` px: ``shape_tol``, widened
+    for small pips, whose few pixels make their measured shape noisy (as ~2.4 / radius)."""
+    return np.maximum(shape_tol, 2.4 / np.maximum(radius, 1e-6))
+
+
+def _axes_ok(u, v, max_ratio: float, min_sine: float) -> bool:
+    nu, nv = math.hypot(*u), math.hypot(*v)
+    if nu < 1e-6 or nv < 1e-6 or max(nu, nv) > max_ratio * min(nu, nv):
+        return False
+    return abs(u[0] * v[1] - u[1] * v[0]) / (nu * nv) >= min_sine
+
+
+def candidates(
+    points,
+    radii,
+    shapes=None,
+    tol: float = 0.25,
+    size_ratio: float = 1.9,
+    shape_tol: float = 0.6,
+    max_ratio: float = 2.2,
+    min_sine: float = 0.5,
+) -> list[Layout]:
+    """Every layout (1-6) that some subset of the pips forms.
+
+    points: n (x, y) px; radii: n px; shapes: (n, 2, 2) pip shapes (``vision.pips.Pip.shape``), the
+    identity when None. tol: the largest misfit of a pip, in grid steps. size_ratio: the largest
+    ratio of two pips' radii on one face (1s stand alone). shape_tol: how differently squashed
+    (``shape_distance``) two pips of one face, or a face and its pips, may look: the pips of a side
+    face are squashed another way than those of the top. max_ratio, min_sine: how unequal and how
+    far from square the two axes may be (a face seen at up to ~55 degrees, a stretched photo).
+    Returns the layouts, 1s included (every pip is a candidate 1).
+    """
+    p = [(float(x), float(y)) for x, y in points]
+    r = [float(v) for v in radii]
     n = len(p)
-    if n == 1:
-        return Layout(1, (float(p[0, 0]), float(p[0, 1])), np.zeros((2, 2)), 0.0)
-    if n < 1 or n > 6 or not _sizes_alike(r, size_ratio):
-        return None
-    if n == 2:
-        c = p.mean(axis=0)
-        d = (p[1] - p[0]) / 2.0
-        return Layout(2, (float(c[0]), float(c[1])), np.array([d / 2, d / 2]), 0.0)
-    if n == 3:
-        best = None
-        for mid in range(3):
-            a, b = (p[i] for i in range(3) if i != mid)
-            mis = _midpoint_misfit(a, b, p[mid])
-            if best is None or mis < best[0]:
-                best = (mis, a, b, p[mid])
-        mis, a, b, m = best
-        # The diagonal half is 1 step along u+v, i.e. sqrt(2) steps: the misfit is in diagonal halves.
-        if mis > tol:
-            return None
-        d = (b - a) / 2.0
-        return Layout(3, (float(m[0]), float(m[1])), np.array([d / 2, d / 2]), mis)
-    if n in (4, 5):
-        best = None
-        for centre_idx in ([None] if n == 4 else range(5)):
-            corners = p if centre_idx is None else np.delete(p, centre_idx, axis=0)
-            lay = _fit_corners(corners, tol)
-            if lay is None:
+    s = np.tile(np.eye(2), (n, 1, 1)) if shapes is None else np.asarray(shapes, float).reshape(n, 2, 2)
+    out = [Layout(1, (i,), p[i], (0.0, 0.0), (0.0, 0.0), 0.0) for i in range(n)]
+    if n < 2:
+        return out
+    # Which pips could share a face: alike in size and squash (computed once, looked up below).
+    rr = np.array(r)
+    sd = np.linalg.norm((s[:, None] - s[None, :]).reshape(n, n, 4), axis=2)
+    rmin = np.minimum(rr[:, None], rr[None, :])
+    ok = (np.maximum(rr[:, None], rr[None, :]) <= size_ratio * rmin) & (sd <= shape_allowance(shape_tol, rmin))
+    okl = ok.tolist()
+
+    def alike(idx) -> bool:
+        return all(okl[i][j] for k, i in enumerate(idx) for j in idx[k + 1:])
+
+    pairs = []  # (i, j, mid x, mid y, half x, half y, half length)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if okl[i][j]:
+                hx, hy = (p[j][0] - p[i][0]) / 2.0, (p[j][1] - p[i][1]) / 2.0
+                hl = math.hypot(hx, hy)
+                if hl > 1e-6:
+                    pairs.append((i, j, (p[i][0] + p[j][0]) / 2.0, (p[i][1] + p[j][1]) / 2.0, hx, hy, hl))
+
+    # 2 and 3: one diagonal, with or without the centre.
+    for i, j, mx, my, hx, hy, hl in pairs:
+        ox, oy = other_diagonal((hx, hy), (s[i] + s[j]) / 2.0)
+        u, v = ((hx + ox) / 2.0, (hy + oy) / 2.0), ((hx - ox) / 2.0, (hy - oy) / 2.0)
+        out.append(Layout(2, (i, j), (mx, my), u, v, 0.0))
+        step = (math.hypot(*u) + math.hypot(*v)) / 2.0
+        for c in range(n):
+            if c != i and c != j and okl[i][c] and okl[j][c]:
+                mis = math.hypot(p[c][0] - mx, p[c][1] - my) / step
+                if mis <= tol:
+                    out.append(Layout(3, (i, c, j), (mx, my), u, v, mis))
+
+    # 4 and 5: two diagonals sharing a midpoint; 6: and a third pair along one axis.
+    quads = []
+    for a in range(len(pairs)):
+        i, j, mx1, my1, hx1, hy1, hl1 = pairs[a]
+        for b in range(a + 1, len(pairs)):
+            k, l, mx2, my2, hx2, hy2, hl2 = pairs[b]
+            dm = math.hypot(mx1 - mx2, my1 - my2)
+            if dm > tol * 0.75 * min(hl1, hl2) or len({i, j, k, l}) < 4 or not alike((i, j, k, l)):
                 continue
-            axes, c, mis = lay
-            if centre_idx is not None:
-                step = min(np.linalg.norm(axes[0]), np.linalg.norm(axes[1]))
-                mis = max(mis, float(np.linalg.norm(p[centre_idx] - c) / max(step, 1e-6)))
-            if mis <= tol and (best is None or mis < best[2]):
-                best = (axes, c, mis)
-        if best is None:
-            return None
-        axes, c, mis = best
-        return Layout(n, (float(c[0]), float(c[1])), axes, mis)
-    return _fit_six(p, tol)
-
-
-def _fit_corners(q: np.ndarray, tol: float):
-    """Four pips as the corners of a parallelogram: (axes, centre, misfit) or None."""
-    best = None
-    # The three ways to pair four points into two diagonals.
-    for (i, j), (k, l) in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
-        m1, m2 = (q[i] + q[j]) / 2.0, (q[k] + q[l]) / 2.0
-        d1, d2 = (q[j] - q[i]) / 2.0, (q[l] - q[k]) / 2.0  # centre -> corner, each a diagonal half
-        u, v = (d1 + d2) / 2.0, (d1 - d2) / 2.0  # grid steps along the two face axes
-        step = min(np.linalg.norm(u), np.linalg.norm(v))
-        if step < 1e-6:
-            continue
-        mis = float(np.linalg.norm(m1 - m2) / step)
-        if best is None or mis < best[2]:
-            best = (np.array([u, v]), (m1 + m2) / 2.0, mis)
-    if best is None or best[2] > tol:
-        return None
-    # A face seen at up to ~50 degrees of tilt (and a stretched photo): the two axes stay within a
-    # factor of ~2.2 of each other and far from parallel.
-    u, v = best[0]
-    nu, nv = np.linalg.norm(u), np.linalg.norm(v)
-    cross = abs(u[0] * v[1] - u[1] * v[0]) / (nu * nv)
-    if max(nu, nv) > 2.2 * min(nu, nv) or cross < 0.45:
-        return None
-    return best
-
-
-def _fit_six(p: np.ndarray, tol: float) -> Layout | None:
-    """Six pips as two parallel rows of three (a 6 at any rotation)."""
-    best = None
-    for row in combinations(range(6), 3):
-        other = tuple(i for i in range(6) if i not in row)
-        if 0 not in row:  # each split once
-            continue
-        fits = []
-        for idx in (row, other):
-            pts = p[list(idx)]
-            m = min(range(3), key=lambda k: _midpoint_misfit(*(pts[i] for i in range(3) if i != k), pts[k]))
-            a, b = (pts[i] for i in range(3) if i != m)
-            fits.append((a, b, pts[m]))
-        (a1, b1, m1), (a2, b2, m2) = fits
-        # Orient the second row like the first, then the two rows' corners form a parallelogram.
-        if np.dot(b1 - a1, b2 - a2) < 0:
-            a2, b2 = b2, a2
-        corners = np.array([a1, b1, a2, b2])
-        lay = _fit_corners(corners, tol)
-        if lay is None:
-            continue
-        axes, c, mis = lay
-        # u runs along the rows (a -> b is 2 steps), v across; each middle pip sits between its ends.
-        u = ((b1 - a1) + (b2 - a2)) / 4.0
-        v = ((a2 - a1) + (b2 - b1)) / 4.0
-        step = min(np.linalg.norm(u), np.linalg.norm(v))
-        for a, b, m in ((a1, b1, m1), (a2, b2, m2)):
-            mis = max(mis, float(np.linalg.norm((a + b) / 2.0 - m) / max(step, 1e-6)))
-        if mis <= tol and (best is None or mis < best.residual):
-            best = Layout(6, (float(c[0]), float(c[1])), np.array([u, v]), mis)
-    return best
+            u, v = ((hx1 + hx2) / 2.0, (hy1 + hy2) / 2.0), ((hx1 - hx2) / 2.0, (hy1 - hy2) / 2.0)
+            if not _axes_ok(u, v, max_ratio, min_sine):
+                continue
+            step = min(math.hypot(*u), math.hypot(*v))
+            mis = dm / step
+            members = (i, k, j, l)
+            if mis > tol or shape_distance(face_shape(u, v), s[list(members)].mean(axis=0)) > shape_allowance(
+                    shape_tol, min(r[q] for q in members)):
+                continue
+            c = ((mx1 + mx2) / 2.0, (my1 + my2) / 2.0)
+            quads.append((members, c, u, v, mis, step))
+            out.append(Layout(4, members, c, u, v, mis))
+            for m in range(n):
+                if m not in members and all(okl[m][q] for q in members):
+                    mm = max(mis, math.hypot(p[m][0] - c[0], p[m][1] - c[1]) / step)
+                    if mm <= tol:
+                        out.append(Layout(5, members + (m,), c, u, v, mm))
+    for members, c, u, v, mis, step in quads:
+        for g, h, mx, my, hx, hy, hl in pairs:
+            if g in members or h in members or not all(okl[g][q] and okl[h][q] for q in members):
+                continue
+            mis_c = math.hypot(mx - c[0], my - c[1]) / step
+            # The middle pair's half-vector is one axis (either sign); make that axis u.
+            du = min(math.hypot(hx - u[0], hy - u[1]), math.hypot(hx + u[0], hy + u[1])) / step
+            dv = min(math.hypot(hx - v[0], hy - v[1]), math.hypot(hx + v[0], hy + v[1])) / step
+            m6 = max(mis, mis_c, min(du, dv))
+            if m6 <= tol:
+                uu, vv = (u, v) if du <= dv else (v, u)
+                out.append(Layout(6, members + (g, h), c, uu, vv, m6))
+    return out

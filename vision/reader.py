@@ -7,21 +7,34 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import layout
-from vision.dice import Region, background_lab, find_regions, foreground_distance
+from vision.dice import Blob, background, blob_tree, foreground_distance
+from vision.face import FaceRead, read_face
 from vision.frames import to_bgr
-from vision.pips import contrast_map, find_pips
 from vision.reading import DiceReading, Die, unreadable
 
 
 @dataclass(frozen=True)
 class ReaderParams:
-    """The reader's tunables (px at the frame's own scale)."""
+    """The reader's tunables. Sizes are shares of the die's side unless marked px."""
 
-    min_die: float = 15.0
-    max_die: float = 200.0
-    fg_min: float = 14.0
-    fg_noise_k: float = 5.0
+    min_die: float = 15.0  # px, smallest die side read
+    max_die: float = 200.0  # px, largest
+    levels: tuple[float, ...] = (10, 14, 20, 28, 40, 56, 80)  # foreground cuts, Lab units
+    min_fill: float = 0.6  # region area / its minimum-area rectangle
+    min_solidity: float = 0.82  # region area / its convex hull
+    max_aspect: float = 2.0  # the longer side of that rectangle / the shorter
+    max_pips: int = 10  # strongest pip candidates considered on one die
+    min_pip_response: float = 6.0  # Lab units of the pip filter
+    min_pip_share: float = 0.25  # of the die's strongest pip
+    shape_tol: float = 0.6  # how differently squashed pips of one face may look
+    one_radius: tuple[float, float] = (0.05, 0.22)  # a 1's pip radius
+    step_range: tuple[float, float] = (0.13, 0.42)  # grid step (centre to a middle pip)
+    pip_to_step: tuple[float, float] = (0.15, 0.75)  # pip radius / grid step
+    contrast_ratio: float = 2.5  # strongest / weakest pip of one face
+    face_extent: float = 1.45  # grid steps from the centre still on the face (pips sit at 1)
+    empty_share: float = 0.5  # an empty grid position stays below this share of the pips' contrast
+    center_tol: float = 0.3  # face centre to region centre
+    one_center_tol: float = 0.18  # a 1's pip to region centre
 
 
 DEFAULT = ReaderParams()
@@ -41,48 +54,59 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
             ref = None
     try:
         return _read(bgr, expected, ref, params)
-    except (cv2.error, ValueError, ArithmeticError, IndexError, MemoryError) as exc:
+    except (cv2.error, ValueError, ArithmeticError, IndexError, MemoryError, np.linalg.LinAlgError) as exc:
         # A safety net for the kiosk, not a code path: the tests feed garbage frames and require
         # that this reason never appears.
         return unreadable(f"reader failure ({type(exc).__name__})")
 
 
 def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
-    smooth = cv2.medianBlur(bgr, 3)
-    lab = cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB).astype(np.float32)
-    bg = background_lab(smooth, ref, p.max_die)
-    dist = foreground_distance(lab, bg)
-    med = float(np.median(dist))
-    mad = float(np.median(np.abs(dist - med)))
-    thr = max(p.fg_min, med + p.fg_noise_k * 1.4826 * mad)
-    regions, _ = find_regions(dist, p.min_die, p.max_die, thr)
-    dice = []
-    for reg in regions:
-        die = _read_region(lab, reg)
-        if die is not None:
-            dice.append(die)
-    dice.sort(key=lambda d: (d.center[1] // 40, d.center[0]))
+    h, w = bgr.shape[:2]
+    small = cv2.medianBlur(cv2.resize(bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA), 3)
+    if ref is not None:
+        bg = cv2.GaussianBlur(cv2.resize(ref, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0)
+    else:
+        bg = background(small, p.max_die / 2)
+    dist = foreground_distance(_ycc(small), _ycc(bg))
+    roots = blob_tree(dist, p.levels, 2.0, (p.min_die * 0.8) ** 2, (p.max_die * 1.6) ** 2)
+    debug = {"blobs": roots, "reads": []}
+    dice: list[Die] = []
+    for root in roots:
+        dice.extend(_solve(bgr, root, p, debug))
+    dice.sort(key=lambda d: (d.center[1], d.center[0]))
     if not dice:
-        return unreadable("no dice", ())
-    if expected is not None and len(dice) != expected:
-        return unreadable(f"expected {expected} dice, found {len(dice)}", tuple(dice))
-    return DiceReading("ok", tuple(dice))
+        out = unreadable("no dice", ())
+    elif expected is not None and len(dice) != expected:
+        out = unreadable(f"expected {expected} dice, found {len(dice)}", tuple(dice))
+    else:
+        out = DiceReading("ok", tuple(dice))
+    out.extra["debug"] = debug
+    return out
 
 
-def _read_region(lab, reg: Region) -> Die | None:
-    x, y, w, h = reg.box
-    roi = lab[y:y + h, x:x + w]
-    inner = reg.mask > 0
-    face = np.median(roi[inner], axis=0)
-    con = contrast_map(roi, face)
-    k = max(3, int(reg.side * 0.12) | 1)
-    inside = cv2.erode(reg.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    pips = find_pips(con, inside, reg.side, (x, y))
-    if not pips or len(pips) > 6:
-        return None
-    pts = np.array([(q.x, q.y) for q in pips])
-    rad = np.array([q.r for q in pips])
-    lay = layout.fit(pts, rad)
-    if lay is None:
-        return None
-    return Die(lay.value, (float(reg.center[0]), float(reg.center[1])), (x, y, w, h), 1.0)
+def _ycc(bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+
+
+def _die_like(b: Blob, p: ReaderParams) -> bool:
+    return (b.fill >= p.min_fill and b.solidity >= p.min_solidity and b.aspect <= p.max_aspect
+            and p.min_die <= b.side <= p.max_die)
+
+
+def _solve(bgr, blob: Blob, p: ReaderParams, debug, failed_area: float = 0.0) -> list[Die]:
+    """The dice in a blob's subtree: the blob itself as one die, or its children's dice.
+
+    A blob nearly as large as one already read without success (``failed_area``) is not read again:
+    at a slightly higher cut the same region says the same."""
+    if _die_like(blob, p) and blob.area < 0.8 * failed_area or _die_like(blob, p) and not failed_area:
+        failed_area = blob.area
+        fr: FaceRead = read_face(bgr, blob.contour, blob.side, p)
+        debug["reads"].append({"blob": blob, "pips": fr.pips, "why": fr.reason or f"read {fr.value}",
+                               "lay": fr.layout, "tried": fr.tried})
+        if fr.value is not None:
+            x, y, w, h = blob.box
+            return [Die(fr.value, fr.center, (x, y, w, h), fr.confidence)]
+    kids: list[Die] = []
+    for child in blob.children:
+        kids.extend(_solve(bgr, child, p, debug, failed_area))
+    return kids
