@@ -405,15 +405,15 @@ class ScriptedEvening:
         self._clear_banners()
         pin = self.pins.pin(17)
         pin.drive_low()
-        for _ in range(6):  # held 0.2 s
+        for _n in range(6):  # held 0.2 s
             self.frame()
         pin.drive_high()
-        for _ in range(3):
+        for _n in range(3):
             self.frame()
 
     def _clear_banners(self) -> None:
         """The table has read the announcements on screen; a tap on each moves on (after its shot)."""
-        for _ in range(20):
+        for _n in range(20):
             if self.app.banner is None and not self.app.banners:
                 return
             self.kiosk.redraw()
@@ -423,7 +423,7 @@ class ScriptedEvening:
     def settle(self, table) -> object | None:
         """Run frames until the camera reports a settled reading (returned), or give up (None)."""
         self._settled.clear()
-        for _ in range(int(MAX_THROW_S * FPS)):
+        for _n in range(int(MAX_THROW_S * FPS)):
             self.frame()
             if self._settled:
                 self.frame(draw=True)  # the kiosk handles the settled command
@@ -432,7 +432,7 @@ class ScriptedEvening:
 
     def wait_still(self, table) -> None:
         """Frames until the cup stands still (the camera sees only the cup)."""
-        for _ in range(int(MAX_THROW_S * FPS)):
+        for _n in range(int(MAX_THROW_S * FPS)):
             if not table.moving():
                 return
             self.frame()
@@ -502,7 +502,7 @@ class ScriptedEvening:
         self.tap("fix")
         before = len(self.app.session.game.actions)
         self.tap("reread", "takes the roll back and lets the camera read the dice again")
-        for _ in range(int(MAX_THROW_S * FPS)):
+        for _n in range(int(MAX_THROW_S * FPS)):
             self.frame()
             if len(self.app.session.game.actions) > before + 1:
                 break
@@ -719,8 +719,9 @@ class ScriptedEvening:
 
 # --------------------------------------------------------------------------------------- window
 
-def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None) -> int:
+def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, max_frames: int | None = None) -> int:
     """The demo with a display: the kiosk in a window on a live synthetic table (keyboard and mouse).
+    max_frames: stop after that many frames (a smoke test), else run until the window closes.
     Returns the exit status."""
     from vision.reader import read_dice
     from vision.settle import SettleDetector
@@ -758,7 +759,11 @@ def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None) ->
                   caption="Dice Table demo: Space throws, R reveals, Backspace fixes, Ctrl+Q quits")
     app.say(_("Space throws the dice, R is REVEAL, Backspace fixes a reading, Ctrl+Q quits"), seconds=10)
     try:
-        kiosk.run()
+        if max_frames is None:
+            kiosk.run()
+        else:
+            for _frame in range(max_frames):
+                kiosk.step()
     finally:
         worker.stop()
         kiosk.close()

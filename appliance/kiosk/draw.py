@@ -161,8 +161,12 @@ def _standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: list[R
             note_r = pygame.Rect(name_r.right + t.px(2), r.y + t.px(3), note_w - t.px(4), r.height - t.px(6))
             if row.mark in ("biscuit", "cup", "winner"):
                 label = {"biscuit": _("Biscuit"), "cup": _("cup"), "winner": _("winner")}[row.mark]
-                pygame.draw.rect(surface, th.ACCENT, note_r, border_radius=t.px(8))
-                w.text(surface, t, label, note_r.inflate(-t.px(4), 0), size=size * 0.7, colour=th.ACCENT_TEXT, bold=True)
+                font, _lines = w.fitted_font(t, label, size * 0.7, note_r.inflate(-t.px(10), 0), bold=True)
+                pill = note_r.copy()
+                pill.width = min(note_r.width, font.size(label)[0] + t.px(14))
+                pill.right = note_r.right
+                pygame.draw.rect(surface, th.ACCENT, pill, border_radius=t.px(8))
+                w.text(surface, t, label, pill.inflate(-t.px(6), 0), size=size * 0.7, colour=th.ACCENT_TEXT, bold=True)
             else:
                 w.text(surface, t, row.note, note_r, size=size * 0.75, colour=th.MUTED, align="right")
         value_r = pygame.Rect(r.right - value_w - t.px(6), r.y, value_w, r.height)

@@ -118,11 +118,15 @@ def _setup(app) -> View:
         choices.append(Choice(f"up:{i}", "▲", style="quiet" if i else "disabled"))
         choices.append(Choice(f"del:{i}", "✕", style="quiet" if len(app.seats) > 1 else "disabled"))
     choices.append(Choice("add", _("+ Player")))
-    choices.append(Choice("lang", i18n.LANGUAGE_NAMES.get(i18n.language(), i18n.language())
-                          if hasattr(i18n, "LANGUAGE_NAMES") else i18n.language(), style="quiet"))
+    choices.append(Choice("lang", _language_name(), _("language"), style="quiet"))
     choices.append(Choice("start", _("Start ▶"), game_name(app.game_kind), "primary"))
     return View("setup", title=_("Dice Table"), prompt=_("Choose a game and seat the players, clockwise"),
                 choices=choices, title_key="")
+
+
+def _language_name() -> str:
+    """The active language in itself ("Latviešu"): the switch reads the same in every language."""
+    return getattr(i18n, "LANGUAGE_NAMES", {}).get(i18n.language(), i18n.language())
 
 
 def _players_range(kind: str) -> str:
@@ -181,7 +185,8 @@ def _maexle(app, s, need, view: View) -> None:
         view.choices = [_value_choice(v) for v in need.options] + [Choice("back", _("Back"), style="quiet")]
         view.columns = 7
     elif need.kind == "decide":
-        view.prompt = _("Believe or reveal?")
+        view.prompt = _("{player} says {value}: believe or reveal?").format(
+            player=standing["by"], value=maexle_value(standing["value"])) if standing else _("Believe or reveal?")
         choices = [Choice("reveal", _("Reveal"), _("lift the cup"), "primary")]
         if "announce" in need.actions:
             choices.append(Choice("believe", _("Believe"), _("roll and announce higher")))
@@ -272,9 +277,14 @@ def _biscuit(app, s, need, view: View) -> None:
         view.bar.insert(0, Choice("breaker", _("Rule broken"), style="danger"))
     drinks = getattr(game, "drinks", {}) or {}
     evening = app.evening()
-    view.standings_title = _("Drinks: this game (evening)")
-    view.standings = [Row(p, str(drinks.get(p, 0)), f"({evening.get(p, {}).get('drinks', 0)})", p == need.player,
-                          False, "biscuit" if p == biscuit else "", alert=bool(drinks.get(p, 0))) for p in s.players]
+    view.standings_title = _("Drinks this game")
+    rows = []
+    for p in s.players:
+        tonight = evening.get(p, {}).get("drinks", 0)
+        note = _("{n} tonight").format(n=tonight) if tonight > drinks.get(p, 0) else ""
+        rows.append(Row(p, str(drinks.get(p, 0)), note, p == need.player, False, "biscuit" if p == biscuit else "",
+                        alert=bool(drinks.get(p, 0))))
+    view.standings = rows
 
 
 def _yacht(app, s, need, view: View) -> None:
@@ -420,8 +430,7 @@ def _menu(app) -> View:
     if s is not None and s.kind == "yacht":
         choices.append(Choice("sheet", _("Score sheet")))
     choices.append(Choice("end", _("End this game"), _("counts stay for the evening"), "danger"))
-    choices.append(Choice("lang", i18n.LANGUAGE_NAMES.get(i18n.language(), i18n.language())
-                          if hasattr(i18n, "LANGUAGE_NAMES") else i18n.language()))
+    choices.append(Choice("lang", _language_name(), _("language")))
     choices.append(Choice("back", _("Back to the game"), style="primary"))
     return View("menu", title=_("Menu"), prompt=game_name(s.kind) if s else "", choices=choices, columns=2)
 
@@ -434,14 +443,23 @@ def _over(app) -> View:
     else:
         prompt = _("Game ended")
     evening = app.evening()
-    rows = [Row(p, str(c.get("drinks", 0)), ngettext("{n} penalty point", "{n} penalty points", c.get("penalties", 0))
-                .format(n=c.get("penalties", 0)), mark="winner" if winner and p in winner else "")
-            for p, c in evening.items()]
+    drinks = any(c.get("drinks", 0) for c in evening.values())
+    points = any(c.get("penalties", 0) for c in evening.values())
+    if drinks and points:
+        title = _("The evening: drinks / penalty points")
+        value = lambda c: f"{c.get('drinks', 0)} / {c.get('penalties', 0)}"  # noqa: E731
+    elif points:
+        title = _("The evening: penalty points")
+        value = lambda c: str(c.get("penalties", 0))  # noqa: E731
+    else:
+        title = _("The evening: drinks")
+        value = lambda c: str(c.get("drinks", 0))  # noqa: E731
+    rows = [Row(p, value(c), mark="winner" if winner and p in winner else "",
+                alert=bool(c.get("drinks", 0) or c.get("penalties", 0))) for p, c in evening.items()]
     view = View("over", title=game_name(s.kind) if s else _("Dice Table"), prompt=prompt,
                 choices=[Choice("again", _("Play again"), _("same game, same seats"), "primary"),
                          Choice("new", _("New game"), _("choose game and players"))],
-                standings=rows, standings_title=_("The evening: drinks and penalty points"), columns=2,
-                title_key=s.kind if s else "")
+                standings=rows, standings_title=title, columns=2, title_key=s.kind if s else "")
     if s is not None and s.kind == "yacht":
         view.sheet = _sheet(s)
     return view

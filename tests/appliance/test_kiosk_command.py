@@ -1,0 +1,52 @@
+"""dicetable kiosk as the service runs it: config in, a window, the saved games, a clean stop on
+SIGTERM; a bad config file is one clear message and the status the unit does not restart on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from appliance.cli import main
+from appliance.store import Store
+
+
+def test_a_bad_config_is_one_message_and_exit_78(tmp_path, capsys):
+    bad = tmp_path / "config.toml"
+    bad.write_text("[camera]\nfps = 1000\n")
+    assert main(["kiosk", "--config", str(bad)]) == 78
+    err = capsys.readouterr().err
+    assert "camera.fps" in err and "Traceback" not in err
+
+
+def test_the_kiosk_starts_saves_and_stops_cleanly_on_sigterm(tmp_path):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(folder / "empty.png"), np.full((240, 320, 3), 60, np.uint8))
+    state = tmp_path / "state"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "{folder}"\nfps = 10\n'
+                   '[display]\nsize = [800, 480]\nfullscreen = false\ndriver = "dummy"\n[sound]\nvoice = false\n')
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock")
+    proc = subprocess.Popen([sys.executable, "-m", "appliance", "kiosk", "--config", str(cfg)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (state / "dicetable.sqlite3").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.5)  # the loop is running
+        assert proc.poll() is None, proc.stdout.read()
+        proc.send_signal(signal.SIGTERM)
+        out, _err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out
+    assert "Traceback" not in out
+    with Store.open(state) as store:
+        assert store.notice is None

@@ -1,0 +1,61 @@
+"""The live arrangement: the camera pipeline in its worker thread (synthetic table, real settle
+detector and pip reader) feeding the UI loop, which never waits for it; and the demo's window."""
+
+from __future__ import annotations
+
+import time
+
+from appliance.demo import play_window
+from appliance.inputs import Command, CommandQueue
+from appliance.kiosk.app import App, Hooks
+from appliance.kiosk.camera import CameraPipeline, CameraWorker
+from appliance.kiosk.loop import Kiosk
+from vision.reader import read_dice
+from vision.settle import SettleDetector
+from vision.sources import CameraTimeout
+from vision.synth import SyntheticTable
+
+
+def test_the_camera_worker_feeds_a_settled_throw_to_the_ui_loop(mock_pins):
+    commands = CommandQueue()
+    table = SyntheticTable(2, seed=5, fps=30.0, throw_s=0.5)
+    pipeline = CameraPipeline(table, SettleDetector(read_dice), lambda r: commands.put(Command("settled", r, "camera")))
+    app = App(players=["Ann", "Bo", "Cy"], hooks=Hooks(expect=pipeline.expect))
+    kiosk = Kiosk(app, commands, pipeline=pipeline)
+    app.game_kind = "biscuit"
+    app.start_game()
+    worker = CameraWorker(pipeline, pace_fps=200).start()  # virtual time: faster than a real camera
+    try:
+        pipeline.call(lambda src: src.throw([2, 3]))
+        deadline = time.monotonic() + 30
+        slowest = 0.0
+        while not app.session.game.actions and time.monotonic() < deadline:
+            started = time.monotonic()
+            kiosk.step()
+            slowest = max(slowest, time.monotonic() - started)
+            time.sleep(0.005)
+    finally:
+        worker.stop()
+        kiosk.close()
+    assert app.session.game.actions == [{"roll": [2, 3]}]
+    frame, dice, ok, status = pipeline.feed()
+    assert frame is not None and frame.shape == (480, 640, 3)
+    assert slowest < 1.0  # the UI frame never waited for the camera or the reader
+
+
+def test_a_camera_fault_is_a_status_line_not_an_exception():
+    class Lost:
+        def read(self):
+            raise CameraTimeout("camera 0: no new frame within 1.00 s")
+
+        def close(self):
+            pass
+
+    pipeline = CameraPipeline(Lost(), SettleDetector(read_dice), lambda r: None)
+    assert pipeline.step() is None
+    frame, dice, ok, status = pipeline.feed()
+    assert not ok and "no new frame" in status
+
+
+def test_the_demo_window_opens_runs_and_closes(mock_pins):
+    assert play_window((800, 480), seed=1, max_frames=5) == 0
