@@ -123,7 +123,8 @@ class SettleDetector:
     """Frames in, one settled reading per throw out (see the module docstring).
 
     reader: ``vision.reader.read_dice`` or any callable ``(image, expected=, reference=) -> DiceReading``.
-    expected: the number of dice the game expects (2 or 5), or None; may be changed between frames.
+    expected: the number of dice the game expects (2 or 5), or None; may be changed between frames
+        (a still scene is then read again under the new count).
     tray: (x, y, w, h) px, the tray area: motion is judged and dice are read inside it only (dice
         are reported in full-frame coordinates). None: the whole frame.
     reference: an empty-tray frame of the same size from calibration (given to the reader, and used
@@ -135,7 +136,7 @@ class SettleDetector:
         if params.agree < 1 or params.still_s < 0:
             raise ValueError(f"agree must be at least 1 and still_s not negative: {params}")
         self.reader = reader
-        self.expected = expected
+        self._expected = expected
         self.params = params
         self.tray = tray
         self.reference = reference
@@ -150,6 +151,20 @@ class SettleDetector:
         self._readings: deque[DiceReading] = deque(maxlen=params.agree)
         self._empty_seen = False
         self.state: State = "moving"
+
+    @property
+    def expected(self) -> int | None:
+        """The number of dice the game expects now (None: any)."""
+        return self._expected
+
+    @expected.setter
+    def expected(self, n: int | None) -> None:
+        if n != self._expected:
+            # The still scene was settled under the old count: read it again under the new one (it
+            # is reported only if that makes it differ from the last report).
+            self.locked = None
+            self._readings.clear()
+        self._expected = n
 
     # -- motion --------------------------------------------------------------------------------
 

@@ -124,6 +124,19 @@ def test_a_reading_with_another_count_than_expected_is_reported_as_such_not_as_a
     assert not reading.ok and reading.reason == "expected 5 dice, found 4" and reading.values == (1, 2, 3, 4)
 
 
+def test_a_new_expected_count_reads_the_still_dice_again_under_it():
+    table = SyntheticTable(5, seed=19)
+    detector = SettleDetector(Oracle(table), expected=2)
+    table.throw([1, 2, 3, 4, 5])
+    reports, _ = play(table, detector, settle_time(table))
+    assert [r[1].reading.reason for r in reports] == ["expected 2 dice, found 5"]
+    detector.expected = 5
+    reports, _ = play(table, detector, 0.5)
+    assert [(r[1].ok, r[1].reading.values) for r in reports] == [(True, (1, 2, 3, 4, 5))]
+    detector.expected = 5  # the same count again changes nothing
+    assert play(table, detector, 0.5)[0] == []
+
+
 def test_a_reader_that_does_not_check_the_count_is_checked_by_the_detector():
     table = SyntheticTable(3, seed=8)
     blind = Oracle(table)
