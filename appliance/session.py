@@ -216,10 +216,13 @@ class Session:
         """A settled reading from the camera: the roll the engine expects now, if it is one.
 
         Nothing changes (and ``problem`` says why) when the reading is unreadable, has the wrong
-        number of dice, or no roll is expected now (e.g. the dice are still under the Mäxle cup).
+        number of dice, or no roll is expected now (e.g. the dice are still under the Mäxle cup); an
+        unreadable reading while no roll is expected (the cup, a hand) changes nothing silently.
         """
         need = self.need
         if need.dice is None:
+            if not reading.ok:
+                return Outcome(False)  # a cup, a hand, a blur while no roll is due: nothing to say
             if need.kind == "nothing":
                 return Outcome(False, problem=_("The game is over"))
             return Outcome(False, problem=_("Not now: {what}").format(what=_waiting_for(need)))

@@ -105,6 +105,7 @@ class App:
         self.quit = False
         self._ended_sessions: list[Session] = []  # without a store: the evening's ended games
         self._last_expect: int | None | str = "unset"
+        self._last_kind = ""
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
 
     # -- starting -----------------------------------------------------------------------------------
@@ -594,11 +595,17 @@ class App:
         return counts_total(*ended, *current)
 
     def _expect(self) -> None:
-        """Tell the camera pipeline how many dice to look for (when it changed)."""
-        dice = None
+        """Tell the camera pipeline how many dice to look for (when it changed). When the Mäxle cup
+        is to be lifted, the camera reads afresh: dice it saw too early (the cup came off before
+        REVEAL) must count now."""
+        dice, kind = None, ""
         if self.session is not None and self.screen in ("play", "correct") and not self.session.over:
-            dice = self.session.need.dice
+            need = self.session.need
+            dice, kind = need.dice, need.kind
         if dice != self._last_expect:
             self._last_expect = dice
             if self.hooks.expect:
                 self.hooks.expect(dice)
+        if kind == "lift" and self._last_kind != "lift" and self.hooks.reread:
+            self.hooks.reread()
+        self._last_kind = kind

@@ -202,6 +202,18 @@ def test_maexle_announce_by_touch_reveal_by_button_and_the_camera_resolves(rig):
     assert s.need.kind == "announce" and s.need.player == "Cy"
 
 
+def test_a_cup_lifted_before_reveal_still_counts_once_reveal_is_pressed(rig):
+    start(rig, "maexle", ["Ann", "Bo"])
+    s = rig.app.session
+    rig.tap("announce:65")
+    assert rig.throw(4, 2) is not None  # Bo lifts the cup too early: the camera sees 42
+    assert s.game.actions == [{"announce": 65}] and "Not now" in rig.app.message
+    rig.press(0.2)  # now REVEAL: the dice already lying there are the roll
+    rig.frames(30)
+    assert s.game.actions == [{"announce": 65}, {"reveal": True}, {"roll": [2, 4]}]
+    assert "42: Ann lied about 65" in rig.announced
+
+
 def test_reveal_is_taken_only_when_the_game_expects_it(rig):
     start(rig, "maexle", ["Ann", "Bo"])
     rig.press(0.2)

@@ -39,6 +39,11 @@ def test_dice_while_the_cup_is_down_change_nothing():
     assert s.game.actions == []
 
 
+def test_an_unreadable_scene_while_no_roll_is_due_is_not_even_a_message():
+    out = maexle().dice(unreadable("no dice"))
+    assert not out.accepted and out.problem == ""
+
+
 def test_an_unreadable_or_miscounted_reading_is_a_problem_not_a_roll():
     s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
     out = s.dice(unreadable("glare"))
