@@ -348,16 +348,8 @@ class ScriptedEvening:
         self.now += STEP
 
     def _kiosk_step(self, draw: bool) -> None:
-        import pygame
-
-        for event in pygame.event.get():
-            self.kiosk._event(event)
-        self.buttons.poll()
-        for cmd in self.commands.drain():
-            self.kiosk.dispatch(cmd)
-        self.app.tick()
+        self.kiosk.step(draw=draw)
         if draw:
-            self.kiosk.redraw()
             self._maybe_shot()
 
     def _maybe_shot(self) -> None:
@@ -486,7 +478,10 @@ class ScriptedEvening:
     def fix_by_hand(self, values, *, undo_roll: bool) -> None:
         """The correction path: Fix dice, then enter ``values`` by hand (digit keys set the dice)."""
         self.tap("fix")
-        self.tap("hand", "enters the dice by hand" + (" in place of the misread roll" if undo_roll else ""))
+        choice = "hand"
+        if undo_roll:  # "rehand" when another roll is due as well (a Yacht reroll)
+            choice = "rehand" if any(c == "rehand" for _r, c in self.kiosk.hits) else "hand"
+        self.tap(choice, "enters the dice by hand" + (" in place of the misread roll" if undo_roll else ""))
         for v in values:
             self.key(str(v))
         self.tap("handok")
@@ -501,7 +496,8 @@ class ScriptedEvening:
         self.tap("back", "cancels it: the reading was right")
         self.tap("fix")
         before = len(self.app.session.game.actions)
-        self.tap("reread", "takes the roll back and lets the camera read the dice again")
+        choice = "undo_reread" if any(c == "undo_reread" for _r, c in self.kiosk.hits) else "reread"
+        self.tap(choice, "takes the roll back and lets the camera read the dice again")
         for _n in range(int(MAX_THROW_S * FPS)):
             self.frame()
             if len(self.app.session.game.actions) > before + 1:

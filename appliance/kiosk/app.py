@@ -33,6 +33,8 @@ GAMES = ("maexle", "biscuit", "yacht")
 MIN_PLAYERS = {"maexle": 2, "biscuit": 3, "yacht": 1}
 MAX_PLAYERS = {"maexle": 20, "biscuit": 20, "yacht": 8}
 MAX_NAME = 14  # characters: a name must fit a score sheet column
+# The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
+IN_GAME = ("play", "correct", "sheet", "menu")
 
 
 @dataclass
@@ -193,7 +195,7 @@ class App:
 
     def on_reading(self, reading) -> None:
         """A settled reading from the camera pipeline."""
-        if self.session is None or self.screen not in ("play", "correct"):
+        if self.session is None or self.screen not in IN_GAME:
             return
         outcome = self.session.dice(reading)
         if outcome.accepted:
@@ -360,35 +362,61 @@ class App:
         self.screen = "correct"
 
     def _c_reread(self, _arg: str) -> None:
-        """Undo the last roll and let the camera read the dice lying there again."""
+        """Read again: the camera reads the dice lying now and reports them even if it saw them
+        before. With no roll expected now, the last roll is taken back first (it was misread)."""
         if self.session is None:
             return
-        if self.session.last_action and "roll" in self.session.last_action:
-            outcome = self.session.undo(source="kiosk")
-            if not outcome.accepted:
-                self.say(outcome.problem)
-                return
-            self._took(outcome, quiet=True)
+        if not self.session.need.dice and not self._undo_last_roll():
+            return
+        self._reread()
+
+    def _c_undo_reread(self, _arg: str) -> None:
+        """Take the last roll back (it was misread) and let the camera read the dice again."""
+        if self._undo_last_roll():
+            self._reread()
+
+    def _reread(self) -> None:
         self.screen = "play"
         self.say(_("Reading the dice again…"))
         if self.hooks.reread:
             self.hooks.reread()
 
+    def _undo_last_roll(self) -> bool:
+        """Take back the last action if it is a roll; False (with a message) if it cannot be."""
+        last = self.session.last_action if self.session is not None else None
+        if not last or "roll" not in last:
+            self.say(_("No roll to take back"))
+            return False
+        outcome = self.session.undo(source="kiosk")
+        if not outcome.accepted:
+            self.say(outcome.problem)
+            return False
+        self._took(outcome, quiet=True)
+        return True
+
     def _c_hand(self, _arg: str) -> None:
-        """Enter the dice by hand: for the roll expected now, or in place of the last roll."""
+        """Enter the dice by hand: for the roll expected now, or (none expected) in place of the
+        last roll."""
         if self.session is None:
             return
         need = self.session.need
         last = self.session.last_action
         if need.dice:
-            self.undo_before_hand = False
-            n, start = need.dice, list(self.last_seen) if len(self.last_seen) == need.dice else None
+            start = list(self.last_seen) if len(self.last_seen) == need.dice else None
+            self._open_hand(need.dice, start, replace=False)
         elif last and "roll" in last:
-            self.undo_before_hand = True
-            n, start = len(last["roll"]), list(last["roll"])
+            self._open_hand(len(last["roll"]), list(last["roll"]), replace=True)
         else:
             self.say(_("No roll to enter now"))
-            return
+
+    def _c_rehand(self, _arg: str) -> None:
+        """Enter by hand in place of the last roll (it was misread), although another roll is due."""
+        last = self.session.last_action if self.session is not None else None
+        if last and "roll" in last:
+            self._open_hand(len(last["roll"]), list(last["roll"]), replace=True)
+
+    def _open_hand(self, n: int, start: list[int] | None, *, replace: bool) -> None:
+        self.undo_before_hand = replace
         self.hand = start or [1] * n
         self.hand_focus = 0
         self.screen = "hand"
@@ -599,7 +627,7 @@ class App:
         is to be lifted, the camera reads afresh: dice it saw too early (the cup came off before
         REVEAL) must count now."""
         dice, kind = None, ""
-        if self.session is not None and self.screen in ("play", "correct") and not self.session.over:
+        if self.session is not None and self.screen in IN_GAME and not self.session.over:
             need = self.session.need
             dice, kind = need.dice, need.kind
         if dice != self._last_expect:

@@ -382,7 +382,9 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
         w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + t.px(22), strip.width, strip.height - t.px(22)),
                    view.dice, max_side=t.px(56))
     right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
-    _buttons(surface, view, t, hits, view.choices, grid(right, len(view.choices), 1, m, max_h=t.px(84)), size=24)
+    columns = 1 if len(view.choices) <= 4 else 2
+    _buttons(surface, view, t, hits, view.choices, grid(right, len(view.choices), columns, m, max_h=t.px(84)),
+             size=24 if columns == 1 else 20)
 
 
 def _titled(surface, view: View, t: th.Theme) -> pygame.Rect:

@@ -68,8 +68,9 @@ class Kiosk:
 
     # -- one frame ------------------------------------------------------------------------------
 
-    def step(self) -> None:
-        """One frame: events to commands, buttons polled, the queue drained, the screen drawn."""
+    def step(self, draw: bool = True) -> None:
+        """One frame: events to commands, buttons polled, the queue drained, the screen drawn
+        (``draw=False`` skips the drawing: the headless demo draws only the frames it keeps)."""
         for event in pygame.event.get():
             self._event(event)
         if self.buttons is not None:
@@ -80,8 +81,9 @@ class Kiosk:
         for cmd in self.commands.drain():
             self.dispatch(cmd)
         self._guard(self.app.tick)
-        self.redraw()
-        pygame.display.flip()
+        if draw:
+            self.redraw()
+            pygame.display.flip()
         self.frames += 1
         if self.frame_hook is not None:
             self.frame_hook()

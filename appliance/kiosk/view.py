@@ -368,27 +368,28 @@ def _sheet(s) -> Sheet | None:
 
 # --------------------------------------------------------------------------- correction and hand
 
-def _correct(app, ) -> View:
+def _correct(app) -> View:
+    """The correction path. A misread last roll is taken back and read again or entered by hand; a
+    roll due now (the camera cannot read it) is read again or entered by hand; a mistaken choice
+    is undone."""
     s = app.session
     need = s.need
     last = s.last_action or {}
+    misread = "roll" in last
     choices = []
+    if misread:
+        both = bool(need.dice)  # a roll is due as well: the ids say which roll is meant
+        choices.append(Choice("undo_reread" if both else "reread", _("Undo roll, read again"),
+                              _("the last roll was misread"), "primary"))
+        choices.append(Choice("rehand" if both else "hand", _("Undo roll, enter by hand"),
+                              _("type the dice as they lie")))
     if need.dice:
-        choices.append(Choice("reread", _("Read again"), _("the camera looks again"), "primary"))
+        choices.append(Choice("reread", _("Read again"), _("the camera looks again"), "normal" if misread else "primary"))
         choices.append(Choice("hand", _("Enter by hand"), ngettext("{n} die", "{n} dice", need.dice).format(n=need.dice)))
-    if "roll" in last:
-        choices.append(Choice("reread", _("Undo roll, read again"), _("the last roll was misread"), "primary"))
-        choices.append(Choice("hand", _("Undo roll, enter by hand"), _("type the dice as they lie")))
-    elif last:
+    if last and not misread:
         choices.append(Choice("undo", _("Undo last action"), _describe(last)))
     choices.append(Choice("back", _("Back"), style="quiet"))
-    # one Read again is enough when both cases apply
-    seen, unique = set(), []
-    for c in choices:
-        if c.id not in seen:
-            unique.append(c)
-            seen.add(c.id)
-    return View("correct", title=_("Fix the dice"), prompt=_("Was the reading wrong?"), choices=unique, columns=2,
+    return View("correct", title=_("Fix the dice"), prompt=_("Was the reading wrong?"), choices=choices, columns=2,
                 camera=True, dice=list(s.last_roll or app.last_seen or []))
 
 

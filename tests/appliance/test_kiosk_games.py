@@ -246,7 +246,7 @@ def test_a_misread_roll_is_undone_and_read_again(rig):
     assert s.game.actions == [{"roll": [2, 3]}]
     rig.key("backspace")  # the correction path from the keyboard
     assert rig.app.screen == "correct"
-    rig.tap("reread")
+    rig.tap("undo_reread")  # Bo's roll is due too: this one says it is Ann's roll that was misread
     rig.frames(30)  # the camera reads the same dice again
     assert s.game.actions == [{"roll": [2, 3]}, {"undo": True}, {"roll": [2, 3]}]
     assert [a for a, _e in s._in_effect] == [{"roll": [2, 3]}]
@@ -309,3 +309,23 @@ def test_a_handler_bug_becomes_a_message_not_a_crash(rig, monkeypatch):
     monkeypatch.setattr(rig.app, "_c_add", boom)
     rig.tap("add")
     assert "kaputt" in rig.app.message and rig.app.screen == "setup"
+
+
+def test_a_misread_reroll_is_replaced_by_hand_not_counted_as_another_roll(rig):
+    start(rig, "yacht", ["Ann"])
+    s = rig.app.session
+    rig.throw(2, 2, 3, 4, 6)
+    rig.tap("declare:twos")
+    rig.throw(2, 2, 2, 5, 6)  # the camera's reading of the reroll ...
+    assert s.need.raw["rolls_left"] == 1
+    rig.tap("fix")  # ... but one die shows 3: the table fixes it
+    assert {"rehand", "hand", "undo_reread", "reread"} <= {c for _r, c in rig.kiosk.hits}
+    rig.tap("rehand")
+    assert rig.app.hand == [2, 2, 2, 5, 6]
+    rig.tap("die:3")  # 5 -> 6 ... the die shows 3: tap until it does
+    for _ in range(3):
+        rig.tap("die:3")
+    assert rig.app.hand == [2, 2, 2, 3, 6]
+    rig.tap("handok")
+    assert s.last_roll == [2, 2, 2, 3, 6] and s.need.raw["rolls_left"] == 1
+    assert s.roll_sources == {"camera": 2, "hand": 1}
