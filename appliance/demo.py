@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 
 from appliance.games import maexle_values as mv
-from appliance.i18n import _
+from appliance.i18n import _, ngettext
 from appliance.inputs import Command, CommandQueue, GpioButtons
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.words import Announcement, category_name, dice_text, game_name, maexle_value
@@ -144,7 +144,7 @@ class PhotoTable:
     def _take(self, n: int) -> Photo:
         pool = self.pools.get(n) or []
         if not pool:
-            raise DemoError(f"no photo with {n} dice in the source folder")
+            raise DemoError(_("no photo with {n} dice in the source folder").format(n=n))
         photo = pool[self.next[n] % len(pool)]
         self.next[n] += 1
         self.used.append(photo)
@@ -153,7 +153,7 @@ class PhotoTable:
     def _image(self, photo: Photo) -> np.ndarray:
         img = self._cv2.imread(str(photo.path), self._cv2.IMREAD_COLOR)
         if img is None:
-            raise DemoError(f"cannot read the photo {photo.path}")
+            raise DemoError(_("cannot read the photo {path}").format(path=photo.path))
         return img
 
     def throw(self, values) -> tuple[int, ...] | None:
@@ -191,7 +191,7 @@ def photo_pools(folder: Path, seed: int, needed=(2, 5)) -> dict[int, list[Photo]
     """
     folder = Path(folder)
     if not folder.is_dir():
-        raise DemoError(f"--source {folder}: not a folder")
+        raise DemoError(_("--source {folder}: not a folder").format(folder=folder))
     pools: dict[int, list[Photo]] = {2: [], 5: []}
     manifest = folder / "manifest.csv"
     if manifest.is_file():
@@ -222,8 +222,9 @@ def photo_pools(folder: Path, seed: int, needed=(2, 5)) -> dict[int, list[Photo]
         rng.shuffle(pools[n])
     missing = [n for n in needed if not pools[n]]
     if missing:
-        raise DemoError(f"--source {folder}: needs photos of {' and of '.join(map(str, sorted(needed)))} dice "
-                        f"(found {len(pools[2])} of 2 and {len(pools[5])} of 5)")
+        raise DemoError(_("--source {folder}: needs photos of {counts} dice (found {two} of 2 and {five} of 5)")
+                        .format(folder=folder, counts=" & ".join(map(str, sorted(needed))), two=len(pools[2]),
+                                five=len(pools[5])))
     return pools
 
 
@@ -245,9 +246,11 @@ class Stats:
     unchecked: int = 0  # read ok, but the table has no labels to check them against
 
     def line(self) -> str:
-        return (f"{self.throws} throws read by the camera: {self.read_right} right, {self.misread} misread "
-                f"(corrected by hand), {self.unreadable} unreadable (thrown again or entered by hand), "
-                f"{self.unchecked} not checkable (no labels); {self.by_hand} rolls entered by hand")
+        return _("{throws} throws read by the camera: {right} right, {misread} misread (corrected by hand), "
+                 "{unreadable} unreadable (thrown again or entered by hand), {unchecked} not checkable "
+                 "(no labels); {hand} rolls entered by hand").format(
+            throws=self.throws, right=self.read_right, misread=self.misread, unreadable=self.unreadable,
+            unchecked=self.unchecked, hand=self.by_hand)
 
 
 @dataclass
@@ -273,7 +276,8 @@ class ScriptedEvening:
         self._frame = 0
         unknown = [g for g in self.games if g not in ("maexle", "biscuit", "yacht")]
         if unknown or not self.games:
-            raise DemoError(f"the games are maexle, biscuit and yacht, not {', '.join(unknown) or 'none'}")
+            raise DemoError(_("the games are maexle, biscuit and yacht, not {games}").format(
+                games=", ".join(unknown) or "—"))
         needed = {5} if self.games == ("yacht",) else ({2} if "yacht" not in self.games else {2, 5})
         self.pools = photo_pools(self.source, self.seed, needed) if self.source else None
         self.sessions: list = []
@@ -311,9 +315,9 @@ class ScriptedEvening:
     def _on_settled(self, reading) -> None:
         self._settled.append(reading)
         if reading.ok:
-            self._line(f"camera: read {dice_text(reading.values)}")
+            self._line(_("camera: read {dice}").format(dice=dice_text(reading.values)))
         else:
-            self._line(f"camera: cannot read the dice ({reading.reason})")
+            self._line(_("camera: cannot read the dice ({reason})").format(reason=reading.reason))
         self.commands.put(Command("settled", reading, source="camera"))
 
     def _expect(self, dice) -> None:
@@ -334,7 +338,7 @@ class ScriptedEvening:
 
     def table_says(self, text: str) -> None:
         """A line for what the demo does as the table (its choices, its throws, its buttons)."""
-        self._line(f"table: {text}")
+        self._line(_("table: {text}").format(text=text))
 
     # -- time -----------------------------------------------------------------------------------
 
@@ -444,11 +448,12 @@ class ScriptedEvening:
             else:
                 values = values if values is not None and attempt == 0 else self.dice(n)
                 seen = table.throw(values)
-                self.table_says(f"{session.need.player} throws {dice_text(seen) if seen else 'the dice'}")
+                self.table_says(_("{player} throws {dice}").format(player=session.need.player,
+                                                                    dice=dice_text(seen) if seen else _("the dice")))
             reading = self.settle(table)
             self.stats.throws += 1
             if reading is None:
-                self._line("camera: sees no dice")
+                self._line(_("camera: sees no dice"))
                 self.stats.unreadable += 1
             took = len(session.game.actions) > before
             if took:
@@ -460,19 +465,19 @@ class ScriptedEvening:
                     self.stats.read_right += 1
                     return True
                 self.stats.misread += 1
-                self.table_says(f"the camera read {dice_text(read)} but the dice show {dice_text(seen)}: "
-                                "the table corrects it by hand")
+                self.table_says(_("the camera read {read} but the dice show {dice}: the table corrects it by hand")
+                                .format(read=dice_text(read), dice=dice_text(seen)))
                 self.fix_by_hand(seen, undo_roll=True)
                 return True
             if reading is not None and not reading.ok:
                 self.stats.unreadable += 1
             if lift or seen is None or attempt == tries - 1:
                 if seen is None:
-                    raise DemoError("the camera cannot read this photo and the table has no labels to enter")
-                self.table_says("enters the dice by hand on the kiosk")
+                    raise DemoError(_("the camera cannot read this photo and the table has no labels to enter"))
+                self.table_says(_("enters the dice by hand on the kiosk"))
                 self.fix_by_hand(seen, undo_roll=False)
                 return True
-            self.table_says("throws again")
+            self.table_says(_("throws again"))
         return False
 
     def fix_by_hand(self, values, *, undo_roll: bool) -> None:
@@ -481,7 +486,8 @@ class ScriptedEvening:
         choice = "hand"
         if undo_roll:  # "rehand" when another roll is due as well (a Yacht reroll)
             choice = "rehand" if any(c == "rehand" for _r, c in self.kiosk.hits) else "hand"
-        self.tap(choice, "enters the dice by hand" + (" in place of the misread roll" if undo_roll else ""))
+        self.tap(choice, _("enters the dice by hand in place of the misread roll") if undo_roll
+                 else _("enters the dice by hand"))
         for v in values:
             self.key(str(v))
         self.tap("handok")
@@ -491,13 +497,13 @@ class ScriptedEvening:
         """The correction path once, on a roll that was read right: the table opens Fix dice, looks
         at the hand entry (and cancels it), then takes the roll back and lets the camera read the
         same dice again (the session gets the camera's reading, not the table's)."""
-        self.tap("fix", "opens Fix dice to show the correction screen")
-        self.tap("hand", "looks at the hand entry")
-        self.tap("back", "cancels it: the reading was right")
+        self.tap("fix", _("opens Fix dice to show the correction screen"))
+        self.tap("hand", _("looks at the hand entry"))
+        self.tap("back", _("cancels it: the reading was right"))
         self.tap("fix")
         before = len(self.app.session.game.actions)
         choice = "undo_reread" if any(c == "undo_reread" for _r, c in self.kiosk.hits) else "reread"
-        self.tap(choice, "takes the roll back and lets the camera read the dice again")
+        self.tap(choice, _("takes the roll back and lets the camera read the dice again"))
         for _n in range(int(MAX_THROW_S * FPS)):
             self.frame()
             if len(self.app.session.game.actions) > before + 1:
@@ -514,12 +520,14 @@ class ScriptedEvening:
         started = time.perf_counter()
         self.out.mkdir(parents=True, exist_ok=True)
         self._build()
-        where = f"real photos from {self.source}" if self.source else f"the synthetic table (seed {self.seed})"
-        self._line(f"Dice Table demo: a scripted evening on {where}, kiosk {self.size[0]}x{self.size[1]}.")
-        self._line("The demo plays the table: it throws the dice, presses REVEAL and taps every choice on the "
-                   "kiosk, and says so on lines starting 'table:'. The camera pipeline (settle detector and "
-                   "pip reader) reads every roll; the session and the engine play the rules; '>>' lines are "
-                   "the kiosk's announcements.")
+        where = _("real photos from {folder}").format(folder=self.source) if self.source else \
+            _("the synthetic table (seed {seed})").format(seed=self.seed)
+        self._line(_("Dice Table demo: a scripted evening on {where}, kiosk {width}x{height}.").format(
+            where=where, width=self.size[0], height=self.size[1]))
+        self._line(_("The demo plays the table: it throws the dice, presses REVEAL and taps every choice on the "
+                     "kiosk, and says so on lines starting 'table:'. The camera pipeline (settle detector and "
+                     "pip reader) reads every roll; the session and the engine play the rules; '>>' lines are "
+                     "the kiosk's announcements."))
         try:
             self.setup_screen()
             for game in self.games:
@@ -533,29 +541,29 @@ class ScriptedEvening:
         for s in self.sessions:
             for k, n in s.roll_sources.items():
                 sources[k] = sources.get(k, 0) + n
-        self._line("rolls the engine took, by where they came from: "
-                   + ", ".join(f"{k} {n}" for k, n in sorted(sources.items())))
-        self._line(f"{len(self.shots)} screenshots in {self.out}")
-        self._line(f"played in {time.perf_counter() - started:.1f} s")
+        self._line(_("rolls the engine took, by where they came from: {sources}").format(
+            sources=", ".join(f"{k} {n}" for k, n in sorted(sources.items()))))
+        self._line(_("{n} screenshots in {folder}").format(n=len(self.shots), folder=self.out))
+        self._line(_("played in {seconds:.1f} s").format(seconds=time.perf_counter() - started))
         return 0
 
     def setup_screen(self) -> None:
         self.frame(draw=True)
         self.app.seats = ["Ann", "Bo"]
         self.frame(draw=True)
-        self.tap("add", "adds a player")
+        self.tap("add", _("adds a player"))
         for ch in "Cy":
             self.commands.put(Command("text", ch, source="key"))
         self.frame(draw=True)
-        self.tap("named", "names the new seat Cy")
+        self.tap("named", _("names the new seat {name}").format(name="Cy"))
 
     def _start(self, kind: str, seats: list[str], rules: dict) -> None:
         self.app.rules[kind] = rules
         self.app.seats = list(seats)
         self.app.screen = "setup"
-        self.tap(f"game:{kind}", f"chooses {game_name(kind)}")
-        self.tap("start", f"starts {game_name(kind)} with {', '.join(seats)}" +
-                 (f" (house rules {rules})" if rules else ""))
+        self.tap(f"game:{kind}", _("chooses {game}").format(game=game_name(kind)))
+        self.tap("start", _("starts {game} with {players}").format(game=game_name(kind), players=", ".join(seats))
+                 + (" " + _("(house rules {rules})").format(rules=rules) if rules else ""))
         self._line("")
         self._line(f"== {game_name(kind)} ==")
 
@@ -575,7 +583,7 @@ class ScriptedEvening:
             elif need.kind == "decide":
                 self.maexle_decide(table, need)
             elif need.kind == "lift":
-                self.table_says(f"{need.player} lifts the cup")
+                self.table_says(_("{player} lifts the cup").format(player=need.player))
                 self.roll(table, 2, lift=True)
         self._clear_banners()
         self.frame(draw=True)
@@ -585,9 +593,10 @@ class ScriptedEvening:
         self._hidden_values = seen
         self.wait_still(table)
         if seen is None:
-            self.table_says(f"{player} shakes the cup (the photo table cannot peek: the announcement is a guess)")
+            self.table_says(_("{player} shakes the cup (the photo table cannot peek: the announcement is a guess)")
+                            .format(player=player))
         else:
-            self.table_says(f"{player} shakes the cup and peeks: {dice_text(seen)}")
+            self.table_says(_("{player} shakes the cup and peeks: {dice}").format(player=player, dice=dice_text(seen)))
         return seen
 
     def _choose_announcement(self, options, seen) -> int:
@@ -605,8 +614,11 @@ class ScriptedEvening:
     def _announce(self, player: str, options, seen) -> None:
         value = self._choose_announcement(options, seen)
         honest = seen is not None and mv.value_of(list(seen)) == value
-        self.tap(f"announce:{value}", f"{player} announces {maexle_value(value)}"
-                 + ("" if seen is None else (" (true)" if honest else " (a bluff)")))
+        if seen is None:
+            why = _("{player} announces {value}")
+        else:
+            why = _("{player} announces {value} (true)") if honest else _("{player} announces {value} (a bluff)")
+        self.tap(f"announce:{value}", why.format(player=player, value=maexle_value(value)))
 
     def maexle_decide(self, table, need) -> None:
         standing = self.app.session.game.announcement["value"]
@@ -614,14 +626,15 @@ class ScriptedEvening:
 
         holds = float(maexle_odds(standing).p_at_least)
         if standing == 21 and "accept" in need.actions and self.rng.random() < 0.5:
-            self.tap("accept", f"{need.player} accepts the Mäxle without looking")
+            self.tap("accept", _("{player} accepts the Mäxle without looking").format(player=need.player))
             return
         if "announce" in need.actions and self.rng.random() < holds:
-            self.tap("believe", f"{need.player} believes {maexle_value(standing)}")
+            self.tap("believe", _("{player} believes {value}").format(player=need.player, value=maexle_value(standing)))
             seen = self._peek(table, need.player)
             self._announce(need.player, self.app.session.need.options, seen)
             return
-        self.table_says(f"{need.player} doubts {maexle_value(standing)} and presses REVEAL")
+        self.table_says(_("{player} doubts {value} and presses REVEAL").format(player=need.player,
+                                                                             value=maexle_value(standing)))
         self.press_reveal()
 
     # Biscuit --------------------------------------------------------------------------------------
@@ -646,24 +659,24 @@ class ScriptedEvening:
                 if session.game.rule and not broke:
                     broke = True
                     who = session.players[int(self.rng.integers(len(session.players)))]
-                    self.tap("breaker", "someone forgets the rule")
-                    self.tap(f"broke:{who}", f"{who} broke the rule")
+                    self.tap("breaker", _("someone forgets the rule"))
+                    self.tap(f"broke:{who}", _("{player} broke the rule").format(player=who))
             elif need.kind == "pick":
                 count = int(need.raw.get("count", 1))
                 options = [p for p in need.options]
                 picks = [options[int(i)] for i in self.rng.permutation(len(options))[:count]]
                 for p in picks:
-                    self.tap(f"pick:{p}", f"{need.player} picks {p}")
+                    self.tap(f"pick:{p}", _("{player} picks {picked}").format(player=need.player, picked=p))
                 if need.raw.get("repeats"):
                     self.tap("picked")
             elif need.kind == "thumbs":
                 last = session.players[int(self.rng.integers(len(session.players)))]
-                self.tap(f"thumbs:{last}", f"{last} was the last with the thumb")
+                self.tap(f"thumbs:{last}", _("{player} was the last with the thumb").format(player=last))
             else:
                 break
         self._clear_banners()
-        self.tap("menu", "opens the menu")
-        self.tap("end", "ends Biscuit (it has no end of its own)")
+        self.tap("menu", _("opens the menu"))
+        self.tap("end", _("ends Biscuit (it has no end of its own)"))
         self._clear_banners()
         self.frame(draw=True)
 
@@ -685,22 +698,24 @@ class ScriptedEvening:
             elif need.kind == "declare":
                 hint = yacht_hint(session.game.dice, self._used(need.player), rules=session.rules)
                 category = hint.category if hint else need.options[0]
-                self.tap(f"declare:{category}", f"{need.player} declares {category_name(category)} (the coach's pick)")
+                self.tap(f"declare:{category}", _("{player} declares {category} (the coach's pick)").format(
+                    player=need.player, category=category_name(category)))
             elif need.kind == "reroll":
                 left = int(need.raw.get("rolls_left", 0))
                 hint = yacht_hint(session.game.dice, self._used(need.player), session.game.declared, left,
                                   rules=session.rules)
                 if hint is None or hint.action == "stop" or left < 2:
                     # The demo's players reroll at most once a turn: the evening stays short.
-                    self.tap("stop", f"{need.player} stops and scores")
+                    self.tap("stop", _("{player} stops and scores").format(player=need.player))
                 else:
                     new = tuple(hint.keep) + self.dice(len(hint.reroll))
-                    self.table_says(f"{need.player} keeps {dice_text(hint.keep) or 'nothing'} and rolls "
-                                    f"{len(hint.reroll)} again")
+                    self.table_says(ngettext("{player} keeps {keep} and rolls {n} die again",
+                                             "{player} keeps {keep} and rolls {n} dice again", len(hint.reroll))
+                                    .format(player=need.player, keep=dice_text(hint.keep) or "—", n=len(hint.reroll)))
                     self.roll(table, 5, new)
             if not shown_sheet and session.game.round == 2:
                 shown_sheet = True
-                self.tap("sheet", "looks at the score sheet")
+                self.tap("sheet", _("looks at the score sheet"))
                 self.tap("back")
             if not shown_fix and need.kind == "roll" and session.need.kind == "declare":
                 shown_fix = True
