@@ -7,9 +7,11 @@ actions fit each game" puts them:
   Believing is implicit: the receiver's own ``announce`` (they rolled and peeked under the cup).
 - The receiver may instead ``reveal``; then the cup is lifted and the next action is the ``roll``
   the camera reads under it. With ``self_reveal`` the receiver rolls, shows their own dice and takes
-  1. After a Mäxle the receiver may ``accept`` without looking (``maexle = accept_or_reveal``), or the
-  cup is lifted at once (``immediate_reveal``). With ``blind_pass`` the receiver passes the cup on
-  unrolled and answers for the old announcement.
+  1. With ``blind_pass`` the receiver passes the cup on unrolled and answers for the old
+  announcement.
+- After a Mäxle (RULES.md §1 "Mäxle announced") the receiver only ``accept``s without looking or
+  ``reveal``s (``maexle = accept_or_reveal``; under ``announce = higher_or_equal`` too), or the cup
+  is lifted at once (``immediate_reveal``).
 - Penalties are points or drinks; at ``limit`` a player is out; the last one left wins.
 """
 
@@ -127,12 +129,10 @@ class Maexle(Game):
             return Illegal("accept is off: maexle = immediate_reveal")
         if key == "self_reveal" and s["phase"] == "decide" and not self._rules["self_reveal"]:
             return Illegal("self_reveal is off in these rules")
-        if key == "self_reveal" and s["announced"] == mv.MAEXLE and s["phase"] == "decide":
-            return Illegal("after a Mäxle: accept or reveal")
         if key == "blind_pass" and s["phase"] == "decide" and not self._rules["blind_pass"]:
             return Illegal("blind_pass is off in these rules")
-        if key == "announce" and s["phase"] == "decide":
-            return Illegal(f"nothing beats {s['announced']}: reveal or accept")
+        if key in ("announce", "self_reveal", "blind_pass") and s["phase"] == "decide" and s["announced"] == mv.MAEXLE:
+            return Illegal(f"after a Mäxle: accept or reveal, not {key} (RULES.md §1 \"Mäxle announced\")")
         if key == "roll" and s["phase"] != "lift":
             return Illegal("the dice stay under the cup until it is lifted (reveal or self_reveal)")
         return self._wrong_time(key)
@@ -276,14 +276,16 @@ class Maexle(Game):
                               announced=None)
         if s["phase"] == "lift":
             return self._turn(s["player"], "roll", s["lift"], ["roll"], dice=2, announced=standing)
+        if s["announced"] == mv.MAEXLE:
+            # RULES.md §1 "Mäxle announced": the receiver either accepts unseen or reveals (seed: "der
+            # Nächste kann weiterwürfeln (neu anfangen) und bekommt einen Strafpunkt oder er deckt
+            # auf"): no announcing over it (not even an equal Mäxle under higher_or_equal), no
+            # self-reveal, no blind pass. Only accept_or_reveal gets here: immediate_reveal lifts the cup.
+            return self._turn(s["player"], "decide", "answer", ["reveal", "accept"], options=[], announced=standing)
         # The receiver decides (RULES.md §1 "The receiver either").
         higher = [v for v in mv.ORDER if self._may_follow(v, s["announced"])]
-        maexle = s["announced"] == mv.MAEXLE
-        actions = ["announce"] if higher else []
-        actions.append("reveal")
-        if maexle and self._rules["maexle"] == "accept_or_reveal":
-            actions.append("accept")
-        if self._rules["self_reveal"] and not maexle:
+        actions = ["announce", "reveal"]  # every value but Mäxle has something at least as high
+        if self._rules["self_reveal"]:
             actions.append("self_reveal")
         if self._rules["blind_pass"]:
             actions.append("blind_pass")

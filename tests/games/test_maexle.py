@@ -130,13 +130,30 @@ def test_accept_answers_only_a_maexle():
     assert "accept answers an announced Mäxle" in refused(g, {"accept": True})
 
 
-def test_nothing_beats_maexle_under_strictly_higher_but_it_may_be_matched():
-    g = game("maexle", P3)
+@pytest.mark.parametrize("announce", ["strictly_higher", "higher_or_equal"])
+@pytest.mark.parametrize("blind_pass", [False, True])
+def test_after_a_maexle_the_receiver_only_accepts_or_reveals(announce, blind_pass):
+    # Seed: "Wenn "Mäxle" gerufen wird, geht es um einen Punkt mehr - d.h. der Nächste kann
+    # weiterwürfeln (neu anfangen) und bekommt einen Strafpunkt oder er deckt auf und es gibt zwei
+    # Strafpunkte." Either accept (a new round) or reveal: a Mäxle is never matched, even where
+    # announce = higher_or_equal lets any other value be matched, and it is not passed on blind.
+    g = game("maexle", P3, announce=announce, blind_pass=blind_pass)
     play(g, {"announce": 21})
-    assert "nothing beats 21" in refused(g, {"announce": 21})
+    assert g.expects["actions"] == ["reveal", "accept"] and g.expects["options"] == []
+    assert "after a Mäxle: accept or reveal" in refused(g, {"announce": 21})
+    assert "after a Mäxle: accept or reveal" in refused(g, {"self_reveal": True})
+    reason = refused(g, {"blind_pass": True})
+    assert ("after a Mäxle: accept or reveal" if blind_pass else "blind_pass is off") in reason
+    ev = play(g, {"accept": True})
+    assert of(ev, "penalty")[0]["player"] == "Cy" and g.expects["expects"] == "announce"
+
+
+def test_under_higher_or_equal_every_other_value_may_still_be_matched():
     g = game("maexle", P3, announce="higher_or_equal")
-    play(g, {"announce": 21})
-    assert g.expects["actions"] == ["announce", "reveal", "accept"] and g.expects["options"] == [21]
+    play(g, {"announce": 66})
+    assert g.expects["actions"][0] == "announce" and g.expects["options"] == [66, 21]
+    play(g, {"announce": 66})
+    assert g.announcement == {"value": 66, "by": "Cy"}
 
 
 def test_self_reveal_costs_one_and_the_self_revealer_opens():
