@@ -152,6 +152,7 @@ class GpioButtons:
     """The REVEAL button and optional extra buttons on GPIO pins, via gpiozero.
 
     reveal_pin: BCM pin number of REVEAL (button between the pin and ground; internal pull-up).
+    led_pin: BCM pin of the LED in the REVEAL button, or None (see :meth:`light`).
     extra: {BCM pin: command} for extra buttons; a short press of one enqueues
         ``Command("press", command)`` (e.g. "accept", "undo", "next"); REVEAL enqueues ``reveal``
         (short) or ``correct`` (held ``long_press_s``).
@@ -165,12 +166,14 @@ class GpioButtons:
 
     def __init__(self, commands: CommandQueue, reveal_pin: int, *, extra: dict[int, str] | None = None,
                  clock: Callable[[], float] = time.monotonic, bounce_s: float = 0.05,
-                 long_press_s: float = 1.5, pin_factory=None) -> None:
-        from gpiozero import Button  # imported here: --help and the pure core never need it
+                 long_press_s: float = 1.5, led_pin: int | None = None, pin_factory=None) -> None:
+        from gpiozero import LED, Button  # imported here: --help and the pure core never need it
 
         self._commands = commands
         self._buttons = []
         self._classifiers: list[PressClassifier] = []
+        self._led = None
+        self._light = "off"
 
         def reveal_emit(kind: str) -> None:
             commands.put(Command("reveal" if kind == "short" else "correct", source="button"))
@@ -191,6 +194,8 @@ class GpioButtons:
                 button.when_released = lambda c=classifier: c.edge(False)
                 self._buttons.append(button)
                 self._classifiers.append(classifier)
+            if led_pin is not None:
+                self._led = LED(led_pin, pin_factory=pin_factory)
         except Exception:
             self.close()
             raise
@@ -205,11 +210,25 @@ class GpioButtons:
         """True while REVEAL is (debounced) held down: the kiosk can show the long-press progress."""
         return bool(self._classifiers) and self._classifiers[0].pressed
 
+    def light(self, state: str) -> None:
+        """The LED in the REVEAL button (``led_pin``): "on" (a reveal is taken now), "blink" (lift
+        the cup), "off". Does nothing without an LED or when the state is unchanged."""
+        if self._led is None or state == self._light:
+            return
+        self._light = state
+        if state == "on":
+            self._led.on()
+        elif state == "blink":
+            self._led.blink(on_time=0.3, off_time=0.3)
+        else:
+            self._led.off()
+
     def close(self) -> None:
         """Release every pin (safe to call twice)."""
-        for button in self._buttons:
-            button.close()
+        for device in self._buttons + ([self._led] if self._led is not None else []):
+            device.close()
         self._buttons.clear()
+        self._led = None
 
 
 # --------------------------------------------------------------------------------------- pointer

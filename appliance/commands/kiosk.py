@@ -145,7 +145,7 @@ class Appliance:
         g = self.cfg.gpio
         try:
             return GpioButtons(commands, g.reveal_pin, extra={pin: name for name, pin in g.buttons.items()},
-                               long_press_s=g.long_press_s)
+                               long_press_s=g.long_press_s, led_pin=g.reveal_led_pin)
         except Exception as exc:
             self.log.warning("no GPIO buttons (%s): use the screen or a keyboard", exc)
             return None

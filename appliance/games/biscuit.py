@@ -5,6 +5,12 @@ an open throw of the player the engine expects (RULES.md §4); ``pick`` answers 
 1-2, ``thumbs_last`` names the loser of the thumbs race, ``rule_broken`` is the manual control for
 the 6-6 rule.
 
+``combined`` (gap, RULES.md §2 "Rolls that match two rows"): ``both`` gives a roll that matches the
+"any 3" row and another row (3-3, 3-4, 3-6) both effects, in the order RULES.md lists;
+``three_only`` reads the seed's 3-row ("Ja tiek mests 3 ... šis spēlētājs vairs nav Biskvīts. Ir
+jāizraugās jauns Biskvīts") as overriding: any roll with a 3 triggers the 3 row alone (3-3: drink 2),
+and the hunt for 7 follows.
+
 ``roller = rotate`` (gap in detail): each player rolls in turn, starting with the Biscuit and going
 left; the roller takes the Biscuit's part in every row of that roll (drinks, neighbours, picks, the
 duel, the rule). The title itself changes only by a 3 (the Biscuit stops being the Biscuit) and by
@@ -19,6 +25,7 @@ from typing import Any
 from appliance.games.engine import Game, Illegal, Switch, brief, check_dice, choice, left_of, right_of
 
 _NOTHING = {(1, 4), (1, 5), (2, 4), (2, 6)}
+_THREE_ALONE = {(1, 3), (2, 3), (3, 5)}  # rolls with a 3 that match no other row
 
 
 class Biscuit(Game):
@@ -35,6 +42,7 @@ class Biscuit(Game):
         "doubles": choice("pick_players", "hand_out"),  # (gap) distinct players
         "duel_tie": choice("reroll", "no_drinks"),  # (gap) a tie is rolled again
         "thumbs_loser_drinks": Switch(False, "bool"),
+        "combined": choice("both", "three_only"),  # (gap) 3-3, 3-4, 3-6: both rows' effects
     }
     action_keys = ("roll", "pick", "thumbs_last", "rule_broken")
 
@@ -160,7 +168,14 @@ class Biscuit(Game):
             events = [self._rolled(dice, "reign", f"{roller} makes a rule", row),
                       {"rule": {"by": roller, "count": count}}]
             return events + self._next_roll()
-        if lo == hi:  # 2-2 .. 5-5; 3-3 also ends the reign (the combined row)
+        if 3 in (lo, hi) and ((lo, hi) in _THREE_ALONE or self._rules["combined"] == "three_only"):
+            # The "any 3" row alone: 1-3, 2-3, 3-5 always; 3-3, 3-4, 3-6 under combined = three_only.
+            count = 2 if lo == hi else 1  # seed: "Ja tiek mests 3-3, Biskvītam ir jāizdzer divi dzērieni"
+            code, what = ("biscuit.3-3", "a double 3") if lo == hi else ("biscuit.3", "a 3")
+            events = [self._rolled(dice, "reign", f"{what}: {roller} drinks {count}, the Biscuit steps down", row)]
+            return events + self._dethrone(roller, count, f"{row}: {what}, {me} drinks {count} and stops being "
+                                           "the Biscuit", code)
+        if lo == hi:  # 2-2 .. 5-5; under combined = both 3-3 also ends the reign
             events = [self._rolled(dice, "reign", f"{roller} picks {lo} players to drink 1"
                                    + (", then drinks 2 and stops being the Biscuit" if lo == 3 else ""), row)]
             hand_out = self._rules["doubles"] == "hand_out"
@@ -176,7 +191,7 @@ class Biscuit(Game):
             s.update(phase="pick", pick={"for": "duel", "count": 1, "repeats": False})
             return [self._rolled(dice, "reign", f"duel: {roller} picks a challenger", row)]
         if lo + hi == 7:
-            # 1-6, 2-5, 3-4: thumbs on foreheads. 3-4 is also a 3 (combined row): drink 1, stop,
+            # 1-6, 2-5, 3-4: thumbs on foreheads. under combined = both 3-4 is also a 3: drink 1, stop,
             # and the thumbs race names the new Biscuit at once.
             events = [self._rolled(dice, "reign", "thumbs on foreheads: the last one is the new Biscuit", row)]
             if lo == 3:
@@ -184,7 +199,7 @@ class Biscuit(Game):
                                          "biscuit.3")
             s.update(phase="thumbs", player=None, roller=None)
             return events + [{"thumbs": True}]
-        if lo + hi == 9:  # 3-6, 4-5: the right neighbour drinks; 3-6 is also a 3
+        if lo + hi == 9:  # 3-6, 4-5: the right neighbour drinks; 3-6 is also a 3 (combined = both)
             right = right_of(self._players, roller)
             events = [self._rolled(dice, "reign", f"{right} (right of {roller}) drinks 1", row)]
             events += self._drink(right, 1, f"{row}: the player to the right of {me} drinks", f"biscuit.{row}")
@@ -200,10 +215,6 @@ class Biscuit(Game):
             events = [self._rolled(dice, "reign", f"{left} (left of {roller}) drinks 1", row)]
             return events + self._drink(left, 1, f"5-6: the player to the left of {me} drinks",
                                         "biscuit.5-6") + self._next_roll()
-        if 3 in (lo, hi):  # 1-3, 2-3, 3-5: the 3 row alone
-            events = [self._rolled(dice, "reign", f"a 3: {roller} drinks 1, the Biscuit steps down", row)]
-            return events + self._dethrone(roller, 1, f"{row}: a 3, {me} drinks 1 and stops being the Biscuit",
-                                           "biscuit.3")
         assert (lo, hi) in _NOTHING, row
         return [self._rolled(dice, "reign", "nothing: roll again", row)] + self._next_roll()
 

@@ -566,6 +566,16 @@ class App:
         else:
             self.say(_("Nothing to reveal now"))
 
+    def reveal_light(self) -> str:
+        """The REVEAL button's LED now: "on" when a reveal is taken, "blink" while the cup is to be
+        lifted, "off" otherwise."""
+        if self.session is None or self.screen not in IN_GAME or self.session.over:
+            return "off"
+        need = self.session.need
+        if need.kind == "lift":
+            return "blink"
+        return "on" if "reveal" in need.actions else "off"
+
     def _extra_button(self, name: str) -> None:
         """An extra GPIO button (config [gpio.buttons]): the action it names, if the game takes it."""
         if self.session is None or self.screen != "play":

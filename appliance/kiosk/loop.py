@@ -81,6 +81,8 @@ class Kiosk:
         for cmd in self.commands.drain():
             self.dispatch(cmd)
         self._guard(self.app.tick)
+        if self.buttons is not None and hasattr(self.buttons, "light"):
+            self._guard(lambda: self.buttons.light(self.app.reveal_light()))
         if draw:
             self.redraw()
             pygame.display.flip()

@@ -213,3 +213,14 @@ def test_while_typing_letters_are_text_and_backspace_erases(pg):
     assert key_command(key(pg, pg.K_BACKSPACE), typing=True) == Command("erase", None, "key")
     assert key_command(key(pg, pg.K_r), typing=True) is None
     assert key_command(key(pg, pg.K_RETURN), typing=True) == Command("activate", None, "key")
+
+
+def test_the_reveal_led_follows_what_the_table_may_do(mock_pins, clock):
+    b = GpioButtons(CommandQueue(), reveal_pin=17, led_pin=22, clock=clock)
+    led = mock_pins.pin(22)
+    b.light("on")
+    assert led.state
+    b.light("off")
+    assert not led.state
+    b.light("blink")
+    b.close()

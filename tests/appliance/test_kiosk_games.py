@@ -191,10 +191,11 @@ def test_maexle_announce_by_touch_reveal_by_button_and_the_camera_resolves(rig):
     rig.table.throw()  # Ann's cup comes down: nothing to read
     rig.frames(20)
     assert s.game.actions == []
+    assert rig.app.reveal_light() == "off"
     rig.tap("announce:54")
-    assert s.need.kind == "decide" and s.need.player == "Cy"
+    assert s.need.kind == "decide" and s.need.player == "Cy" and rig.app.reveal_light() == "on"
     rig.press(0.2)  # REVEAL, a short press
-    assert s.need.kind == "lift" and rig.kiosk.view.big_prompt
+    assert s.need.kind == "lift" and rig.kiosk.view.big_prompt and rig.app.reveal_light() == "blink"
     reading = rig.throw(6, 3)  # the cup is lifted: the camera reads what was under it
     assert reading is not None and reading.ok
     assert s.game.actions == [{"announce": 54}, {"reveal": True}, {"roll": [3, 6]}]

@@ -90,6 +90,64 @@ def test_a_3_ends_the_reign_and_the_hunt_starts_left_of_the_old_biscuit():
     assert g.biscuit == "Eve"
 
 
+# combined = three_only (RULES.md §2 "Rolls that match two rows", gap): a roll with a 3 triggers the
+# "any 3" row alone. roll -> (drinks, the events in order); the hunt for 7 then starts at Dee.
+THREE_ONLY = {
+    (1, 3): ({"Cy": 1}, "biscuit.3"),
+    (2, 3): ({"Cy": 1}, "biscuit.3"),
+    (3, 3): ({"Cy": 2}, "biscuit.3-3"),  # seed: "Ja tiek mests 3-3, Biskvītam ir jāizdzer divi dzērieni"
+    (3, 4): ({"Cy": 1}, "biscuit.3"),  # no thumbs race: the new Biscuit is found by rolling for 7
+    (3, 5): ({"Cy": 1}, "biscuit.3"),
+    (3, 6): ({"Cy": 1}, "biscuit.3"),  # the right neighbour does not drink
+}
+
+
+@pytest.mark.parametrize("roll", sorted(THREE_ONLY), ids=lambda r: f"{r[0]}-{r[1]}")
+def test_three_only_a_roll_with_a_3_triggers_the_3_row_alone(roll):
+    drinks, code = THREE_ONLY[roll]
+    g = crowned(combined="three_only")
+    before = g.drinks
+    ev = play(g, {"roll": list(reversed(roll))})
+    assert [list(e)[0] for e in ev] == ["rolled", "drink", "biscuit", "turn"]
+    assert delta(before, g.drinks) == drinks and of(ev, "drink")[0]["code"] == code
+    assert of(ev, "rolled")[0]["row"] == f"{roll[0]}-{roll[1]}" and of(ev, "biscuit") == [None]
+    assert g.biscuit is None and g.expects["expects"] == "roll"
+    assert (g.expects["player"], g.expects["step"]) == ("Dee", "find")
+
+
+@pytest.mark.parametrize("roll", sorted(set(ALL_21) - set(THREE_ONLY)), ids=lambda r: f"{r[0]}-{r[1]}")
+def test_three_only_leaves_every_roll_without_a_3_as_it_was(roll):
+    drinks, biscuit, expects, player, step = ALL_21[roll]
+    g = crowned(combined="three_only")
+    before = g.drinks
+    play(g, {"roll": list(roll)})
+    assert delta(before, g.drinks) == drinks and g.biscuit == biscuit
+    assert (g.expects["expects"], g.expects["player"], g.expects["step"]) == (expects, player, step)
+
+
+def test_combined_both_is_the_default_and_gives_both_rows():
+    g = crowned(combined="both")
+    assert g.rules["combined"] == "both"
+    ev = play(g, {"roll": [3, 6]})
+    assert [(d["player"], d["count"]) for d in of(ev, "drink")] == [("Bo", 1), ("Cy", 1)]
+    assert crowned().rules["combined"] == "both"
+
+
+def test_three_only_with_rotate_the_roller_drinks_and_the_biscuit_steps_down():
+    g = crowned(roller="rotate", combined="three_only")
+    play(g, {"roll": [1, 4]})  # Cy; Dee rolls next
+    ev = play(g, {"roll": [3, 3]})
+    assert [(d["player"], d["count"]) for d in of(ev, "drink")] == [("Dee", 2)]
+    assert g.biscuit is None and g.expects["player"] == "Dee" and g.expects["step"] == "find"  # left of Cy
+
+
+def test_three_only_a_duel_throw_with_a_3_still_triggers_nothing():
+    g = crowned(combined="three_only")
+    play(g, {"roll": [1, 2]}, {"pick": ["Eve"]}, {"roll": [3, 6]})
+    ev = play(g, {"roll": [3, 3]})
+    assert [(d["player"], d["count"]) for d in of(ev, "drink")] == [("Cy", 3)] and g.biscuit == "Cy"
+
+
 def test_double_3_picks_three_then_the_biscuit_drinks_2_and_steps_down():
     g = crowned()
     before = g.drinks

@@ -52,7 +52,8 @@ def test_on_off_and_none_as_rules_md_writes_them():
 
 def test_every_switch_has_its_rules_md_default():
     assert {k: sw.default for k, sw in GAMES["biscuit"].switches.items()} == {
-        "roller": "biscuit", "doubles": "pick_players", "duel_tie": "reroll", "thumbs_loser_drinks": False}
+        "roller": "biscuit", "doubles": "pick_players", "duel_tie": "reroll", "thumbs_loser_drinks": False,
+        "combined": "both"}
     assert {k: sw.default for k, sw in GAMES["yacht"].switches.items()} == {
         "yacht_counts_as_full_house": False, "scoring": "seed"}
 
@@ -302,3 +303,11 @@ def test_replay_tells_a_self_reveal_as_the_revealers_own_dice_not_a_verdict_on_t
     assert status == 0
     assert "Cy shows their own dice: 4 3 = 43 instead of beating 65" in out
     assert "Ann answers for" not in out
+
+
+def test_replay_tells_a_biscuit_3_under_three_only():
+    setup = {"game": "biscuit", "players": ["Ann", "Bo", "Cy"], "rules": {"combined": "three_only"}}
+    status, out, err = run_replay([setup, {"roll": [3, 4]}, {"roll": [3, 3]}])
+    assert status == 0 and err == ""
+    assert "Ann drinks 2: 3-3: a double 3, the Biscuit drinks 2 and stops being the Biscuit" in out
+    assert "nobody is the Biscuit: roll for 7" in out and "-> Bo: roll 2 dice (find)" in out
