@@ -184,7 +184,8 @@ def describe(event: dict) -> str:
     if kind == "rolled":
         row = f" ({p['row']})" if "row" in p else ""
         effect = f": {p['effect']}" if "effect" in p else ""
-        return f"{p['player']} rolls {_dice(p['dice'])}{row}, total {p['total']}{effect}"
+        for_what = {"order": " for the order", "roll_off": " in the roll-off"}.get(p.get("step"), "")
+        return f"{p['player']} rolls {_dice(p['dice'])}{row}{for_what}, total {p['total']}{effect}"
     if kind == "biscuit":
         return f"{p} is the Biscuit" if p else "nobody is the Biscuit: roll for 7"
     if kind == "rule":
@@ -199,6 +200,10 @@ def describe(event: dict) -> str:
         return f"order: {', '.join(p)}"
     if kind == "order_tie":
         return f"{_names(p['players'])} tie at {p['total']}: they roll again"
+    if kind == "order_seat":
+        return f"{_names(p['players'])} tie at {p['total']}: {p['starts']}, seated first, starts"
+    if kind == "final_tie":
+        return f"{_names(p['players'])} tie at {p['total']}: they roll off, the highest total wins"
     if kind == "declared":
         return f"{p['player']} declares {p['category']}"
     if kind == "score":
@@ -214,6 +219,8 @@ def _describe_turn(t: dict) -> str:
     if t["expects"] == "nothing":
         return f"game over: {_names(t['winner'])} {'wins' if len(t['winner']) == 1 else 'share the win'}"
     who = t["player"] or "everyone"
+    if t["expects"] == "roll" and t["step"] == "roll_off":
+        return f"{who}: roll {t['dice']} dice (roll-off: {_names(t['rolling'])}; it scores nothing)"
     if t["expects"] == "roll":
         return f"{who}: roll {t['dice']} dice ({t['step']})"
     if t["expects"] == "announce":

@@ -3,6 +3,15 @@
 Source: seeds/002_eb2fdbc33035b68e.txt, stated in RULES.md §3; the actions as RULES.md §4 puts
 them. A ``roll`` after the declaration gives all five dice as they lie after the reroll (the camera
 sees all five; which ones were kept does not matter to the rules). ``stop`` scores at once.
+
+Two gap switches settle ties (RULES.md §3, "(gap)" resolutions that stay switchable):
+
+- ``order_tie``: tied highest order-finding throws roll again among themselves (``reroll``, the
+  ``order_tie`` event), or the tied player seated first starts (``seat``, the ``order_seat`` event).
+- ``final_tie``: a tied highest total after 12 rounds shares the win (``share``), or the tied
+  players roll off (``roll_off``, the ``final_tie`` event): each throws the five dice once, in seat
+  order, as ``roll`` actions (``expects`` step "roll_off"; the throws score nothing); the highest
+  total wins, and players still tied roll off again among themselves.
 """
 
 from __future__ import annotations
@@ -22,6 +31,10 @@ class Yacht(Game):
     Read-only views: ``sheet`` (player -> category -> points or None), ``totals``, ``order`` (the
     playing order once found, else None), ``round`` (1-12), ``dice`` (the dice on the table this
     turn) and ``declared`` (this turn's category or None).
+
+    ``expects`` adds ``round``, ``showing`` (the dice on the table) and ``declared``; while finding
+    the order (step "order") or rolling off a final tie (step "roll_off") also ``rolling``, the
+    players who throw in this round, in throwing order.
     """
 
     name = "yacht"
@@ -29,6 +42,8 @@ class Yacht(Game):
     switches = {
         "yacht_counts_as_full_house": Switch(False, "bool"),  # seed: full house is "exactly two faces"
         "scoring": choice("seed", "sackson"),
+        "order_tie": choice("reroll", "seat"),  # (gap) ties roll again among themselves
+        "final_tie": choice("share", "roll_off"),  # (gap) a tie shares the win
     }
     action_keys = ("roll", "declare", "stop")
 
@@ -52,7 +67,8 @@ class Yacht(Game):
 
     @property
     def round(self) -> int:
-        """The round being played, 1-12 (12 once the game is over; 0 while finding the order)."""
+        """The round being played, 1-12 (12 in a final roll-off and once the game is over; 0 while
+        finding the order)."""
         return self._state["round"]
 
     @property
@@ -70,10 +86,10 @@ class Yacht(Game):
 
     def _start(self) -> dict:
         state = {
-            "phase": "order",  # order | roll | declare | reroll | over
+            "phase": "order",  # order | roll | declare | reroll | roll_off | over
             "player": self._players[0],
-            "rolling": list(self._players),  # who rolls for the order now (ties roll again)
-            "order_totals": {},
+            "rolling": list(self._players),  # who throws in this order-finding or roll-off round
+            "throws": {},  # player -> total thrown in this round so far
             "order": None,
             "round": 0,
             "dice": None,
@@ -102,28 +118,56 @@ class Yacht(Game):
         dice = check_dice(value, 5, s["player"])
         if s["phase"] == "order":
             return self._order_roll(dice)
+        if s["phase"] == "roll_off":
+            return self._roll_off(dice)
         return self._turn_roll(dice)
 
-    # Order (seed: "первым игроком будет набравший наибольшее количество очков"; (gap) ties roll
-    # again among themselves; play passes to the left).
-    def _order_roll(self, dice: list[int]) -> list[dict]:
+    def _throw(self, dice: list[int], step: str) -> tuple[list[dict], int, list[str] | None]:
+        """One throw of an order-finding or roll-off round: ``(events, top, highest)``, where
+        ``highest`` lists the players with the ``top`` total in seat order once everyone in
+        ``rolling`` has thrown, else None (the next player in ``rolling`` throws)."""
         s = self._state
         player = s["player"]
-        s["order_totals"][player] = sum(dice)
-        events: list[dict] = [{"rolled": {"player": player, "dice": dice, "total": sum(dice), "step": "order"}}]
-        waiting = [p for p in s["rolling"] if p not in s["order_totals"]]
+        s["throws"][player] = sum(dice)
+        events: list[dict] = [{"rolled": {"player": player, "dice": dice, "total": sum(dice), "step": step}}]
+        waiting = [p for p in s["rolling"] if p not in s["throws"]]
         if waiting:
             s["player"] = waiting[0]
+            return events, 0, None
+        top = max(s["throws"].values())
+        return events, top, [p for p in s["rolling"] if s["throws"][p] == top]
+
+    # Order (seed: "первым игроком будет набравший наибольшее количество очков"; play passes to the
+    # left). (gap) A tie for the highest: order_tie = reroll, the tied roll again among themselves;
+    # seat, the tied player seated first starts.
+    def _order_roll(self, dice: list[int]) -> list[dict]:
+        s = self._state
+        events, top, tied = self._throw(dice, "order")
+        if tied is None:
             return events
-        top = max(s["order_totals"].values())
-        tied = [p for p in s["rolling"] if s["order_totals"][p] == top]
-        if len(tied) > 1:
-            s.update(rolling=tied, order_totals={}, player=tied[0])
+        if len(tied) > 1 and self._rules["order_tie"] == "reroll":
+            s.update(rolling=tied, throws={}, player=tied[0])
             return events + [{"order_tie": {"players": tied, "total": top}}]
-        i = self._players.index(tied[0])
+        starter = tied[0]  # rolling, and so tied, is in seat order
+        if len(tied) > 1:
+            events.append({"order_seat": {"players": tied, "total": top, "starts": starter}})
+        i = self._players.index(starter)
         order = list(self._players[i:] + self._players[:i])  # the starter, then clockwise (left)
-        s.update(phase="roll", order=order, round=1, rolling=[], order_totals={}, player=order[0])
+        s.update(phase="roll", order=order, round=1, rolling=[], throws={}, player=order[0])
         return events + [{"order": order}]
+
+    # (gap) final_tie = roll_off: the players tied after 12 rounds each throw the five dice once
+    # more, in seat order; the highest total wins; those still tied roll off again. Scores nothing.
+    def _roll_off(self, dice: list[int]) -> list[dict]:
+        s = self._state
+        events, top, tied = self._throw(dice, "roll_off")
+        if tied is None:
+            return events
+        if len(tied) > 1:
+            s.update(rolling=tied, throws={}, player=tied[0])
+            return events + [{"final_tie": {"players": tied, "total": top}}]
+        s.update(phase="over", player=None, rolling=[], throws={}, winner=tied)
+        return events + [{"winner": tied}]
 
     def _turn_roll(self, dice: list[int]) -> list[dict]:
         s = self._state
@@ -165,8 +209,13 @@ class Yacht(Game):
             if s["round"] == ROUNDS:
                 totals = self.totals
                 best = max(totals.values())
-                winner = [p for p in order if totals[p] == best]  # (gap) a tie shares the win
-                s.update(phase="over", player=None, dice=None, declared=None, rolls=0, winner=winner)
+                winner = [p for p in order if totals[p] == best]
+                s.update(dice=None, declared=None, rolls=0)
+                if len(winner) > 1 and self._rules["final_tie"] == "roll_off":
+                    rolling = [p for p in self._players if p in winner]  # seat order
+                    s.update(phase="roll_off", player=rolling[0], rolling=rolling, throws={})
+                    return events + [{"final_tie": {"players": rolling, "total": best}}]
+                s.update(phase="over", player=None, winner=winner)  # final_tie = share: all of them win
                 return events + [{"winner": winner}]
             s["round"] += 1
             i = 0
@@ -182,6 +231,8 @@ class Yacht(Game):
         extra = {"round": s["round"], "showing": s["dice"], "declared": s["declared"]}
         if s["phase"] == "order":
             return self._turn(s["player"], "roll", "order", ["roll"], dice=5, rolling=list(s["rolling"]), **extra)
+        if s["phase"] == "roll_off":
+            return self._turn(s["player"], "roll", "roll_off", ["roll"], dice=5, rolling=list(s["rolling"]), **extra)
         if s["phase"] == "roll":
             return self._turn(s["player"], "roll", "turn", ["roll"], dice=5, **extra)
         if s["phase"] == "declare":

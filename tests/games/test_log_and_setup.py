@@ -8,6 +8,7 @@ import pytest
 from appliance.cli import main
 from appliance.commands.replay import describe, replay_lines
 from appliance.games import GAMES, RestoreError, SetupError, new_game, replay, restore
+from appliance.games.yacht_scoring import CATEGORIES
 
 from .helpers import game, of, play, refused
 
@@ -55,7 +56,7 @@ def test_every_switch_has_its_rules_md_default():
         "roller": "biscuit", "doubles": "pick_players", "duel_tie": "reroll", "thumbs_loser_drinks": False,
         "combined": "both"}
     assert {k: sw.default for k, sw in GAMES["yacht"].switches.items()} == {
-        "yacht_counts_as_full_house": False, "scoring": "seed"}
+        "yacht_counts_as_full_house": False, "scoring": "seed", "order_tie": "reroll", "final_tie": "share"}
 
 
 def test_undo_takes_back_one_action_at_a_time_and_is_logged():
@@ -303,6 +304,23 @@ def test_replay_tells_a_self_reveal_as_the_revealers_own_dice_not_a_verdict_on_t
     assert status == 0
     assert "Cy shows their own dice: 4 3 = 43 instead of beating 65" in out
     assert "Ann answers for" not in out
+
+
+def test_replay_tells_the_tie_switches_readably():
+    setup = {"game": "yacht", "players": ["Ann", "Bo", "Cy"], "rules": {"order_tie": "seat", "final_tie": "roll_off"}}
+    order = [{"roll": [6, 6, 6, 1, 1]}, {"roll": [1, 1, 1, 1, 1]}, {"roll": [5, 5, 5, 4, 1]}]
+    turns = [a for c in CATEGORIES for dice in ([4] * 5, [4] * 5, [1, 2, 1, 2, 1])
+             for a in ({"roll": dice}, {"declare": c}, {"stop": True})]
+    roll_off = [{"roll": [6, 6, 6, 6, 6]}, {"roll": [2, 2, 2, 2, 2]}]
+    status, out, err = run_replay([setup, *order, *turns, *roll_off])
+    assert status == 0 and err == ""
+    assert "order_tie=seat, final_tie=roll_off" in out
+    assert "Ann rolls 6 6 6 1 1 for the order, total 20" in out
+    assert "Ann and Cy tie at 20: Ann, seated first, starts" in out
+    assert "Ann and Bo tie at 116: they roll off, the highest total wins" in out
+    assert "-> Ann: roll 5 dice (roll-off: Ann and Bo; it scores nothing)" in out
+    assert "Ann rolls 6 6 6 6 6 in the roll-off, total 30" in out
+    assert out.rstrip().endswith("-> game over: Ann wins")
 
 
 def test_replay_tells_a_biscuit_3_under_three_only():

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from appliance.games import GAMES, new_game, replay, restore
+from appliance.games.yacht_scoring import CATEGORIES
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -146,5 +147,82 @@ def test_yacht_totals_equal_the_sum_of_score_events(setup, data):
                 summed[event["score"]["player"]] += event["score"]["points"]
                 assert event["score"]["total"] == summed[event["score"]["player"]]
     assert g.totals == summed
-    assert g.winner == [p for p in g.order if summed[p] == max(summed.values())]
+    best = [p for p in g.order if summed[p] == max(summed.values())]
+    if g.rules["final_tie"] == "share" or len(best) == 1:
+        assert g.winner == best
+    else:  # a roll-off among the tied picks one of them
+        assert len(g.winner) == 1 and g.winner[0] in best
     assert all(v is not None for cats in g.sheet.values() for v in cats.values())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 5), st.sampled_from(["reroll", "seat"]), st.data())
+def test_the_order_starter_has_the_highest_throw(n, order_tie, data):
+    g = new_game({"game": "yacht", "players": NAMES[:n], "rules": {"order_tie": order_tie}})
+    rolling = list(g.players)
+    for _ in range(4):  # order-finding rounds; equal throws could tie for ever under reroll
+        assert g.expects["step"] == "order" and g.expects["rolling"] == rolling
+        thrown, events = {}, []
+        for _p in rolling:
+            events = g.apply({"roll": data.draw(st.lists(st.integers(1, 6), min_size=5, max_size=5))})
+            (rolled,) = [e["rolled"] for e in events if "rolled" in e]
+            thrown[rolled["player"]] = rolled["total"]
+        assert list(thrown) == rolling  # in seat order
+        top = max(thrown.values())
+        highest = [p for p in rolling if thrown[p] == top]
+        if len(highest) > 1 and order_tie == "reroll":
+            assert [e["order_tie"] for e in events if "order_tie" in e] == [{"players": highest, "total": top}]
+            rolling = highest
+            continue
+        i = g.players.index(highest[0])  # the only one, or under seat the tied player seated first
+        assert g.order == list(g.players[i:] + g.players[:i])
+        assert [e for e in events if "order_seat" in e] == (
+            [{"order_seat": {"players": highest, "total": top, "starts": highest[0]}}] if len(highest) > 1 else [])
+        break
+    else:
+        assert g.order is None and order_tie == "reroll"
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])  # 12 rounds to a tie
+@given(st.integers(2, 4), st.sampled_from(["reroll", "seat"]), st.data())
+def test_a_final_tie_rolls_off_until_one_is_highest_and_scores_nothing(n, order_tie, data):
+    setup = {"game": "yacht", "players": NAMES[:n], "rules": {"final_tie": "roll_off", "order_tie": order_tie}}
+    g = new_game(setup)
+    i = g.players.index(data.draw(st.sampled_from(g.players)))
+    for p in g.players:  # the drawn player starts (the order-finding is another property's)
+        g.apply({"roll": [6] * 5 if p == g.players[i] else [1] * 5})
+    assert g.order == list(g.players[i:] + g.players[:i])
+    # 12 rounds in which every player plays the same turn: everyone ties.
+    for category in data.draw(st.permutations(CATEGORIES)):
+        dice = data.draw(st.lists(st.integers(1, 6), min_size=5, max_size=5))
+        for _ in g.players:
+            for action in ({"roll": dice}, {"declare": category}, {"stop": True}):
+                assert "error" not in g.apply(action)[0]
+    totals, sheet = g.totals, g.sheet
+    assert len(set(totals.values())) == 1 and not g.over
+    rolling = list(g.players)
+    for _ in range(5):  # roll-off rounds; equal throws could tie for ever
+        exp = g.expects
+        assert exp["step"] == "roll_off" and exp["rolling"] == rolling and exp["player"] == rolling[0]
+        thrown = {}
+        for _p in rolling:
+            action = legal_action(data, g)
+            state, expects = g.state_json(), g.expects
+            events = g.apply(action)
+            if data.draw(st.booleans()):  # undo a throw and make it again: nothing changes
+                assert g.apply({"undo": True}) == [{"undone": action}, {"turn": expects}]
+                assert g.state_json() == state and g.apply(action) == events
+            (rolled,) = [e["rolled"] for e in events if "rolled" in e]
+            assert rolled["step"] == "roll_off" and not any("score" in e for e in events)
+            thrown[rolled["player"]] = rolled["total"]
+        assert list(thrown) == rolling  # in seat order
+        top = max(thrown.values())
+        rolling = [p for p in rolling if thrown[p] == top]
+        if len(rolling) == 1:
+            assert g.over and g.winner == rolling and events[-2] == {"winner": rolling}
+            break
+        assert not g.over and events[-2] == {"final_tie": {"players": rolling, "total": top}}
+    assert g.totals == totals and g.sheet == sheet  # the roll-off scores nothing
+    again, _ = replay(setup, g.actions)
+    assert again.state_json() == g.state_json() and restore(g.to_json()).state_json() == g.state_json()

@@ -47,6 +47,26 @@ def test_order_ties_roll_again_among_themselves():
     assert of(ev, "order") == [["Cy", "Ann", "Bo"]]
 
 
+@pytest.mark.parametrize("throws, tied, starts", [
+    ([[6, 6, 6, 1, 1], [1, 1, 1, 1, 1], [5, 5, 5, 4, 1]], ["Ann", "Cy"], "Ann"),
+    ([[1, 1, 1, 1, 1], [6, 6, 6, 1, 1], [5, 5, 5, 4, 1]], ["Bo", "Cy"], "Bo"),
+    ([[4, 4, 4, 4, 4], [6, 6, 6, 1, 1], [5, 5, 5, 4, 1]], ["Ann", "Bo", "Cy"], "Ann"),
+])
+def test_order_tie_seat_the_tied_player_seated_first_starts(throws, tied, starts):
+    g = game("yacht", ["Ann", "Bo", "Cy"], order_tie="seat")
+    ev = play(g, *[{"roll": d} for d in throws])
+    assert of(ev, "order_tie") == []
+    assert of(ev, "order_seat") == [{"players": tied, "total": 20, "starts": starts}]
+    assert g.order[0] == starts and g.expects["player"] == starts and g.expects["step"] == "turn"
+    assert len(of(ev, "rolled")) == 3  # one throw each, nobody rolls again
+
+
+def test_order_tie_seat_without_a_tie_is_the_highest_total():
+    g = game("yacht", ["Ann", "Bo", "Cy"], order_tie="seat")
+    ev = play(g, {"roll": [1, 1, 1, 1, 1]}, {"roll": [6, 6, 6, 1, 1]}, {"roll": [6, 6, 6, 6, 1]})
+    assert of(ev, "order_seat") == [] and of(ev, "order") == [["Cy", "Ann", "Bo"]]
+
+
 def test_one_player_practises_without_an_order_roll():
     g = game("yacht", ["Ann"])
     assert g.order == ["Ann"] and g.expects["step"] == "turn"
@@ -161,6 +181,82 @@ def test_a_tie_shares_the_win():
         for dice in ([3, 3, 3, 3, 3], [3, 3, 3, 3, 3], [1, 1, 1, 1, 1]):
             turn(g, dice, category, stop=True)
     assert g.winner == ["Ann", "Bo"]
+
+
+def tie_after_12_rounds(g):
+    """Play the 12 rounds of an ordered game: Ann and Bo write the same scores, the others less."""
+    events = []
+    for category in CATEGORIES:
+        for p in g.order:
+            dice = [4, 4, 4, 4, 4] if p in ("Ann", "Bo") else [1, 2, 1, 2, 1]
+            events += play(g, {"roll": dice}, {"declare": category}, {"stop": True})
+    return events
+
+
+def test_final_tie_share_is_the_default():
+    g = ordered(["Ann", "Bo", "Cy"])
+    ev = tie_after_12_rounds(g)
+    assert g.rules["final_tie"] == "share" and of(ev, "final_tie") == []
+    assert g.over and g.winner == ["Ann", "Bo"] and of(ev, "winner") == [["Ann", "Bo"]]
+
+
+def test_final_tie_roll_off_the_tied_throw_in_seat_order_until_one_is_highest():
+    # Seats Ann, Bo, Cy; Bo starts, so the play order is Bo, Cy, Ann but the roll-off goes by seat.
+    g = game("yacht", ["Ann", "Bo", "Cy"], final_tie="roll_off")
+    play(g, {"roll": [1, 1, 1, 1, 1]}, {"roll": [6, 6, 6, 6, 6]}, {"roll": [1, 1, 1, 1, 1]})
+    assert g.order == ["Bo", "Cy", "Ann"]
+    ev = tie_after_12_rounds(g)
+    totals, sheet = g.totals, g.sheet
+    assert totals["Ann"] == totals["Bo"] > totals["Cy"]
+    assert of(ev, "winner") == [] and not g.over and g.winner is None
+    assert of(ev, "final_tie") == [{"players": ["Ann", "Bo"], "total": totals["Ann"]}]
+    assert [list(e)[0] for e in ev[-3:]] == ["score", "final_tie", "turn"]
+    assert g.expects == {"player": "Ann", "expects": "roll", "step": "roll_off", "actions": ["roll"], "dice": 5,
+                         "options": [], "rolling": ["Ann", "Bo"], "round": 12, "showing": None, "declared": None}
+    assert "not now" in refused(g, {"stop": True})
+    assert "not now" in refused(g, {"declare": "choice"})
+    assert "rolls 5 dice" in refused(g, {"roll": [1, 2]})
+    ev = play(g, {"roll": [5, 5, 5, 4, 1]})
+    assert of(ev, "rolled") == [{"player": "Ann", "dice": [5, 5, 5, 4, 1], "total": 20, "step": "roll_off"}]
+    assert g.expects["player"] == "Bo" and g.expects["step"] == "roll_off"
+    ev = play(g, {"roll": [6, 6, 6, 1, 1]})  # 20 again: they roll off again among themselves
+    assert of(ev, "final_tie") == [{"players": ["Ann", "Bo"], "total": 20}] and g.expects["player"] == "Ann"
+    ev = play(g, {"roll": [2, 2, 2, 2, 2]}, {"roll": [1, 1, 1, 1, 2]})
+    assert of(ev, "winner") == [["Ann"]] and of(ev, "score") == []
+    assert g.over and g.winner == ["Ann"] and g.expects["winner"] == ["Ann"]
+    assert g.totals == totals and g.sheet == sheet  # the roll-off throws score nothing
+    assert "game is over" in refused(g, {"roll": [1, 1, 1, 1, 1]})
+
+
+def test_final_tie_roll_off_three_tied_then_two():
+    g = ordered(["Ann", "Bo", "Cy", "Dee"], final_tie="roll_off")
+    for category in CATEGORIES:
+        for p in g.order:
+            play(g, {"roll": [1, 2, 1, 2, 1] if p == "Dee" else [4, 4, 4, 4, 4]}, {"declare": category}, {"stop": True})
+    assert g.expects["rolling"] == ["Ann", "Bo", "Cy"]
+    ev = play(g, {"roll": [6, 6, 6, 6, 6]}, {"roll": [1, 1, 1, 1, 1]}, {"roll": [6, 6, 6, 6, 6]})
+    assert of(ev, "final_tie") == [{"players": ["Ann", "Cy"], "total": 30}]
+    ev = play(g, {"roll": [1, 1, 1, 1, 1]}, {"roll": [1, 1, 1, 1, 2]})
+    assert of(ev, "winner") == [["Cy"]]
+
+
+def test_final_tie_roll_off_without_a_tie_ends_at_once():
+    g = ordered(["Ann", "Bo"], final_tie="roll_off")
+    for category in CATEGORIES:
+        turn(g, [6, 6, 6, 6, 6], category, stop=True)
+        turn(g, [1, 1, 1, 1, 1], category, stop=True)
+    assert g.over and g.winner == ["Ann"]
+
+
+def test_undo_takes_back_a_roll_off_throw_and_the_score_that_started_it():
+    g = ordered(["Ann", "Bo"], final_tie="roll_off")
+    tie_after_12_rounds(g)
+    play(g, {"roll": [6, 6, 6, 6, 6]}, {"roll": [1, 1, 1, 1, 1]})
+    assert g.winner == ["Ann"]
+    play(g, {"undo": True})
+    assert not g.over and g.expects["player"] == "Bo" and g.expects["step"] == "roll_off"
+    play(g, {"undo": True}, {"undo": True})  # Ann's throw, then Bo's last stop
+    assert g.expects["expects"] == "reroll" and g.expects["player"] == "Bo" and g.sheet["Bo"]["yacht"] is None
 
 
 def test_yacht_player_count():
