@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 FPS = 15.0  # the camera's frame rate (config [camera] fps defaults to 15 too)
 STEP = 1.0 / FPS
-DRAW_EVERY = 5          # headless: draw every 5th frame (and always before a tap): the screenshots
+DRAW_EVERY = 15         # headless: draw once a (virtual) second, and always before a tap: the screenshots
 MAX_THROW_S = 6.0       # virtual seconds to wait for a throw to settle
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 
