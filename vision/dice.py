@@ -56,26 +56,30 @@ class Blob:
         return float(max(w, h) / max(min(w, h), 1e-6))
 
 
-def background(small: np.ndarray, max_die: float) -> np.ndarray:
+def background(small: np.ndarray) -> np.ndarray:
     """(h, w, 3) uint8 BGR: the background of ``small`` (a (h, w, 3) uint8 BGR frame) without dice.
 
-    max_die: the largest die side in ``small`` px; the median filter spans about three of them.
+    A median over a thumbnail ~80 px across (its window ~a fifth of the view) removes dice up to
+    about a tenth of the view. Then die-sized spots still standing out from that first estimate
+    (holes filled, so a large die whose middle leaked into the median is masked whole; larger
+    shapes such as a tray wall are background) are painted over from their surroundings, and the
+    result is smoothed and brought back to full size.
     """
     h, w = small.shape[:2]
-    f = max(1, int(max_die // 5))
-    sw, sh = max(8, w // f), max(8, h // f)
+    f = max(1.0, max(h, w) / 80.0)
+    sw, sh = max(8, int(round(w / f))), max(8, int(round(h / f)))
     tiny = cv2.resize(small, (sw, sh), interpolation=cv2.INTER_AREA)
-    k = _odd(min(sw, sh, 15))
-    if k < 3:
-        return cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
+    k = _odd(max(3, min(sw, sh) // 4))
     bg = cv2.medianBlur(tiny, k)
-    # Refine: where the frame stands out, put the first estimate instead and filter again, so large
-    # dice and crowded trays leak less into the background.
-    fg = cv2.absdiff(tiny, bg).max(axis=2) > 25
-    if fg.any():
-        mixed = tiny.copy()
-        mixed[fg] = bg[fg]
-        bg = cv2.medianBlur(cv2.medianBlur(mixed, k), k)
+    fg = (cv2.absdiff(tiny, bg).max(axis=2) > 25).astype(np.uint8)
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # Only die-sized spots are painted over: a tray wall or the table's edge is background.
+    spots = [c for c in contours if cv2.contourArea(c) <= 0.04 * sw * sh]
+    if spots:
+        mask = np.zeros_like(fg)
+        cv2.drawContours(mask, spots, -1, 1, -1)
+        bg = cv2.inpaint(tiny, cv2.dilate(mask, np.ones((3, 3), np.uint8)), 3, cv2.INPAINT_TELEA)
+    bg = cv2.medianBlur(bg, 5)
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 

@@ -42,6 +42,7 @@ class FaceRead:
     pips: list[Pip] = field(default_factory=list)
     layout: layout.Layout | None = None
     tried: list[tuple[int, str]] = field(default_factory=list)  # (value, why not) of layouts of 3+
+    face_area: float = 0.0  # px^2 of the face the layout implies (0: unknown)
 
 
 class _Die:
@@ -61,17 +62,38 @@ class _Die:
         self.ycc = cv2.cvtColor(cv2.medianBlur(box, 3), cv2.COLOR_BGR2YCrCb).astype(np.float32)
         k = max(3, int(side * 0.1) | 1)
         self.inside = cv2.erode(self.mask, _disk(k), borderValue=0)
-        # The face colour from the die's middle: its rim, shadow and the background corners of a
-        # loose region are not the face.
         core = cv2.erode(self.mask, _disk(max(3, int(side * 0.3) | 1)), borderValue=0)
-        sel = core > 0 if core.any() else self.mask > 0
-        self.face = np.median(self.ycc[sel], axis=0)
+        self.face = _face_colour(self.ycc, self.inside if self.inside.any() else self.mask)
         self.contrast = contrast_map(self.ycc, self.face)
         kn = max(3, int(side * 0.2) | 1)
         self.near = cv2.dilate(self.mask, _disk(kn))
+        # How deep inside the region each point lies (px to its edge): a face centre lies deep,
+        # whether or not side faces widen the region on one side.
+        self.depth = cv2.distanceTransform(self.mask, cv2.DIST_L2, 3)
         m = cv2.moments(self.mask, binaryImage=True)
         self.center = ((m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] > 0
                        else (self.mask.shape[1] / 2.0, self.mask.shape[0] / 2.0))
+        self.top = self._top_face_mask(core)
+
+    def _top_face_mask(self, core: np.ndarray) -> tuple[tuple[float, float], float] | None:
+        """(centre (x, y), side px) of the top face: the face-coloured part of the region joined to
+        its middle, pips closed over. Side faces, shaded otherwise, and shadows fall outside it.
+        None when no such part stands clear of the rest (then the region is the face)."""
+        level = float(np.median(self.contrast[core > 0])) if core.any() else 0.0
+        flat = ((self.contrast < max(20.0, 3.0 * level)) & (self.mask > 0)).astype(np.uint8)
+        k = max(3, int(self.side * 0.22) | 1)
+        flat = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, _disk(k))
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(flat, connectivity=4)
+        if n <= 1:
+            return None
+        y, x = np.unravel_index(int(np.argmax(self.depth)), self.depth.shape)
+        lab = labels[y, x]
+        if lab == 0:
+            return None
+        area = float(stats[lab, cv2.CC_STAT_AREA])
+        if area < 0.3 * self.side * self.side:
+            return None
+        return (float(cents[lab][0]), float(cents[lab][1])), float(np.sqrt(area))
 
     def sampler(self, radius: float):
         """A function (x, y) -> the mean contrast in a disk-sized box of ``radius`` px there."""
@@ -85,10 +107,28 @@ class _Die:
 
         return at
 
+    def depth_at(self, x: float, y: float) -> float:
+        ix, iy = int(round(x)), int(round(y))
+        h, w = self.depth.shape
+        return float(self.depth[iy, ix]) if 0 <= ix < w and 0 <= iy < h else 0.0
+
     def on_die(self, x: float, y: float) -> bool:
         ix, iy = int(round(x)), int(round(y))
         h, w = self.near.shape
         return 0 <= ix < w and 0 <= iy < h and bool(self.near[iy, ix])
+
+
+FACE_SAMPLES = (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5)  # grid coordinates sampled across a face
+
+
+def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """(3,) float32: the die's face colour, the most common luma on it (the top face is the
+    largest even patch; shadow, side faces and pips are smaller), as the median of those pixels."""
+    px = ycc[where > 0]
+    hist, edges = np.histogram(px[:, 0], bins=32, range=(0, 256))
+    k = int(np.argmax(np.convolve(hist, (1, 2, 1), mode="same")))
+    sel = (px[:, 0] >= edges[max(0, k - 1)]) & (px[:, 0] < edges[min(32, k + 2)])
+    return np.median(px[sel], axis=0) if sel.any() else np.median(px, axis=0)
 
 
 def _disk(k: int) -> np.ndarray:
@@ -110,35 +150,34 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
         return FaceRead(None, reason="no pips", pips=shown)
     shapes = np.array([q.shape for q in pips])
     valid: list[layout.Layout] = []
-    misplaced: list[set[int]] = []
+    larger: list[set[int]] = []  # the pips of every layout of 3 or more, valid or not
     tried: list[tuple[int, str]] = []
     why = "no layout"
     check = _Checks(d, pips, shapes, p)
     for lay in layout.candidates([(q.x, q.y) for q in pips], [q.r for q in pips], shapes,
                                  shape_tol=p.shape_tol):
-        reason, region_only = check(lay)
+        reason, _ = check(lay)
         if lay.value >= 3:
             tried.append((lay.value, reason))
+            larger.append(set(lay.members))
         if not reason:
             valid.append(lay)
-            continue
-        if region_only and lay.value >= 2:
-            misplaced.append(set(lay.members))
-        if not valid:
+        elif not valid:
             why = reason
-    # A layout whose own pips fit but whose face does not sit on this region means the region is
-    # not the whole die (cut at a high level, merged with a neighbour): none of its subsets is the
-    # answer either.
-    valid = [lay for lay in valid if not any(set(lay.members) < m for m in misplaced)]
-    if not valid:
-        return FaceRead(None, reason="face not inside the region" if misplaced else why, pips=shown,
+    # Part of a larger layout of alike pips is never the answer, whatever sank the larger one (a 3
+    # whose far corner sits on the rim must not pass as a 2 of two of its pips): the die is unreadable.
+    kept = [lay for lay in valid if lay.value == 1 or not any(set(lay.members) < m for m in larger)]
+    if not kept:
+        return FaceRead(None, reason="part of a layout that does not fit" if valid else why, pips=shown,
                         tried=tried)
-    best, rival = _top_face(valid, shapes, side)
+    valid = kept
+    best, rival = _top_face(valid, d, shapes, side)
     if rival is not None:
         return FaceRead(None, reason=f"ambiguous: {best.value} or {rival.value}", pips=shown, tried=tried)
     cx, cy = best.center
+    area = best.area if best.value > 1 else (d.top[1] ** 2 if d.top is not None else 0.0)
     return FaceRead(best.value, (cx + d.x0, cy + d.y0), check.confidence(best), pips=shown,
-                    layout=best, tried=tried)
+                    layout=best, tried=tried, face_area=area)
 
 
 class _Checks:
@@ -148,6 +187,7 @@ class _Checks:
         self.d, self.pips, self.shapes, self.p = d, pips, shapes, p
         r_typ = float(np.median([q.r for q in pips]))
         self.sample = d.sampler(0.6 * r_typ)
+        self.squash = [layout.squash(q.shape) for q in pips]
 
     def __call__(self, lay: layout.Layout) -> tuple[str, bool]:
         """("", False) when ``lay`` may be the top face, else (reason, whether only its placement
@@ -165,11 +205,13 @@ class _Checks:
             for i in others:
                 if math.hypot(pips[i].x - cx, pips[i].y - cy) < 0.4 * side and pips[i].contrast > 0.5 * pip_c:
                     return "1: other pip on the face", False
-            # Wherever a 2-6 would put pips, at any rotation, the face must be empty.
-            if max(self.sample(*pt) for pt in _ring(lay, side)) > p.empty_share * pip_c:
+            depth = d.depth_at(cx, cy)
+            if depth < p.one_depth * side or not self._centred_one(q):
+                return "1: not in the middle of the die", True
+            # Wherever a 2-6 would put pips, at any rotation, the face must be empty. The face's
+            # half-width is about the pip's depth in the region.
+            if max(self.sample(*pt) for pt in _ring(lay, depth)) > p.empty_share * pip_c:
                 return "1: a pip beside it", False
-            if math.hypot(cx - d.center[0], cy - d.center[1]) > p.one_center_tol * side:
-                return "1: off centre", True
             return "", False
         step = lay.step
         if not p.step_range[0] * side <= step <= p.step_range[1] * side:
@@ -179,6 +221,13 @@ class _Checks:
             return f"{lay.value}: pip size", False
         if max(pips[i].contrast for i in mem) > p.contrast_ratio * pip_c:
             return f"{lay.value}: pip contrast", False
+        if lay.value == 2:
+            # Any two pips are symmetric about their midpoint: a 2 has only their likeness for it.
+            a, b = (pips[i] for i in mem)
+            if (max(a.r, b.r) > p.two_alike * min(a.r, b.r) or max(a.contrast, b.contrast) > p.two_alike * min(
+                    a.contrast, b.contrast) or layout.shape_distance(a.shape, b.shape) > 0.7 * float(
+                    layout.shape_allowance(p.shape_tol, min(a.r, b.r)))):
+                return "2: its pips unlike", False
         r_med = float(np.median([pips[i].r for i in mem]))
         shape = self.shapes[list(mem)].mean(axis=0)
         for i in others:
@@ -196,18 +245,49 @@ class _Checks:
         for a, b in layout.GRID:
             if (a, b) not in occupied and self.sample(*lay.to_image(a, b)) > p.empty_share * pip_c:
                 return f"{lay.value}: a pip at empty position {a},{b}", False
-        if math.hypot(cx - d.center[0], cy - d.center[1]) > p.center_tol * side:
-            return f"{lay.value}: off centre", True
+        # Between its pips a face is even: a layout across an edge (a top pip and a side face's, or
+        # pips of two touching dice) takes in the edge's shading or the other die.
+        if self._uneven(lay, occupied, pip_c) > p.max_uneven:
+            return f"{lay.value}: the face is not even between its pips", False
+        if d.depth_at(cx, cy) < p.min_depth * side:
+            return f"{lay.value}: not in the middle of the die", True
+        # A face whose pips are clearly squashed while a round pip lies elsewhere on the die is a
+        # side face seen at a slant: the top face is seen more nearly straight on.
+        sq = _squash(lay, self.shapes)
+        if sq > p.side_squash:
+            for i in others:
+                q = pips[i]
+                if (self.squash[i] * p.rounder < sq and q.contrast > 0.5 * pip_c and 0.5 < q.r / r_med < 2.5
+                        and q.r >= 2.0):
+                    return f"{lay.value}: a side face (a rounder pip elsewhere)", False
         for a, b in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
             if not d.on_die(*lay.to_image(1.5 * a, 1.5 * b)):
                 return f"{lay.value}: face leaves the die", True
         return "", False
 
+    def _uneven(self, lay: layout.Layout, occupied, pip_c: float) -> float:
+        """The share of points on the face, away from its pips, whose contrast is pip-like."""
+        n = bad = 0
+        for a in FACE_SAMPLES:
+            for b in FACE_SAMPLES:
+                if min((a - pa) ** 2 + (b - pb) ** 2 for pa, pb in occupied) < 0.36:
+                    continue
+                n += 1
+                bad += self.sample(*lay.to_image(a, b)) > 0.4 * pip_c
+        return bad / max(n, 1)
+
+    def _centred_one(self, q: Pip) -> bool:
+        """Whether a lone pip sits where a 1's would: in the middle of the top face (of the whole
+        region when no top face stands clear of it)."""
+        d, p = self.d, self.p
+        (fx, fy), fs = d.top if d.top is not None else (d.center, d.side)
+        return math.hypot(q.x - fx, q.y - fy) <= p.one_offset * fs
+
     def confidence(self, lay: layout.Layout) -> float:
         """0-1: how clearly the pips stand above the empty positions, times the layout's fit."""
         pip_c = min(self.pips[i].contrast for i in lay.members)
         if lay.value == 1:
-            empty = max(self.sample(*pt) for pt in _ring(lay, self.d.side))
+            empty = max(self.sample(*pt) for pt in _ring(lay, self.d.depth_at(*lay.center)))
         else:
             occupied = layout.PATTERNS[lay.value]
             empty = max((self.sample(*lay.to_image(a, b)) for a, b in layout.GRID if (a, b) not in occupied),
@@ -216,17 +296,24 @@ class _Checks:
         return float(np.clip(margin * (1.0 - lay.residual), 0.0, 1.0))
 
 
-def _ring(lay: layout.Layout, side: float) -> list[tuple[float, float]]:
-    """Points where a 2-6 on this die would hold pips, for any rotation: 16 directions at the
-    distance of the middle pips (0.27 of the side) and of the corners (0.38)."""
+def _ring(lay: layout.Layout, half: float) -> list[tuple[float, float]]:
+    """Points where a 2-6 on a face of half-width ``half`` px around a 1's pip would hold pips, for
+    any rotation: 16 directions at the distance of the middle pips (0.54 half) and the corners."""
     cx, cy = lay.center
-    return [(cx + rad * side * math.cos(k * math.pi / 8), cy + rad * side * math.sin(k * math.pi / 8))
-            for rad in (0.27, 0.38) for k in range(16)]
+    return [(cx + rad * half * math.cos(k * math.pi / 8), cy + rad * half * math.sin(k * math.pi / 8))
+            for rad in (0.54, 0.76) for k in range(16)]
 
 
-def _top_face(valid: list[layout.Layout], shapes: np.ndarray, side: float):
-    """(best, rival): the top face among valid layouts, and a rival on another face that is about
-    as likely the top (the die is then ambiguous), else None."""
+def _top_face(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: float):
+    """(best, rival): the top face among valid layouts, and a rival on another face that may as
+    well be the top (the die is then ambiguous), else None.
+
+    Layouts on one face give way to the one explaining most pips (a 6 over the 4 of its corners).
+    Between faces: the clearly least foreshortened is the top. When a steep view shows a side face
+    about as squarely, the top face must also be the brighter under overhead light and the upper in
+    the frame (side faces turn towards the camera, below the top face); if these disagree, no face
+    is trusted.
+    """
     groups: list[list[layout.Layout]] = []
     for lay in sorted(valid, key=lambda l: (-len(l.members), l.residual)):
         for g in groups:
@@ -238,9 +325,28 @@ def _top_face(valid: list[layout.Layout], shapes: np.ndarray, side: float):
     heads = sorted((g[0] for g in groups), key=lambda l: _squash(l, shapes))
     best = heads[0]
     for other in heads[1:]:
-        if other.value != best.value and _squash(other, shapes) < 1.12 * _squash(best, shapes):
-            return best, other
+        if other.value == best.value or _squash(other, shapes) >= 1.3 * _squash(best, shapes):
+            continue
+        lb, lo = _face_luma(best, d, side), _face_luma(other, d, side)
+        if lb > 1.05 * lo and best.center[1] < other.center[1]:
+            continue
+        if lo > 1.05 * lb and other.center[1] < best.center[1]:
+            best = other
+            continue
+        return best, other
     return best, None
+
+
+def _face_luma(lay: layout.Layout, d: _Die, side: float) -> float:
+    """The face's brightness: the median luma at four points between its pips."""
+    if lay.value == 1:
+        r = 0.15 * side
+        pts = [(lay.center[0] + r * sx, lay.center[1] + r * sy) for sx in (-1, 1) for sy in (-1, 1)]
+    else:
+        pts = [lay.to_image(0.55 * sa, 0.55 * sb) for sa in (-1, 1) for sb in (-1, 1)]
+    h, w = d.ycc.shape[:2]
+    vals = [float(d.ycc[int(round(y)), int(round(x)), 0]) for x, y in pts if 0 <= round(x) < w and 0 <= round(y) < h]
+    return float(np.median(vals)) if vals else 0.0
 
 
 def _squash(lay: layout.Layout, shapes: np.ndarray) -> float:

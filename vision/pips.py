@@ -57,6 +57,7 @@ def find_pips(
     size: float,
     min_response: float = 6.0,
     relative: float = 0.25,
+    relative_contrast: float = 0.4,
     radius: float = 0.075,
     limit: int = 12,
 ) -> list[Pip]:
@@ -83,14 +84,20 @@ def find_pips(
     if not cand.any():
         return []
     floor = max(min_response, relative * float(resp[cand].max()))
-    ys, xs = np.nonzero(cand & (resp >= floor))
+    # A pip's centre is pip-coloured itself: a peak between pips (the largest scale sums several)
+    # sits on face colour and is dropped.
+    base = float(np.median(contrast[inside > 0]))
+    strong = cand & (resp >= floor)
+    top_c = float(contrast[strong].max()) if strong.any() else 0.0
+    strong &= contrast >= base + relative_contrast * (top_c - base)
+    ys, xs = np.nonzero(strong)
     order = np.argsort(-resp[ys, xs])
     # One peak per pip: a flat-topped response can hold several maxima, and a large pip shows
     # maxima at the smaller scales too.
     peaks: list[tuple[int, int, float]] = []
     for x, y in zip(xs[order].tolist(), ys[order].tolist()):
         rp = radii[int(best[y, x])]
-        if all((x - px) ** 2 + (y - py) ** 2 > (0.8 * max(rp, pr)) ** 2 for px, py, pr in peaks):
+        if all((x - px) ** 2 + (y - py) ** 2 > (1.3 * max(rp, pr)) ** 2 for px, py, pr in peaks):
             peaks.append((x, y, rp))
             if len(peaks) == limit:
                 break
@@ -99,9 +106,8 @@ def find_pips(
     r0 = max(pr for _, _, pr in peaks)
     h, w = contrast.shape
     win = int(np.ceil(r0 * 2.2)) + 1
-    # The face's own level of contrast (its texture, the rim of shading): a pip's outline is taken
-    # half-way between it and the pip's peak, and shared with a neighbouring pip by nearness.
-    base = float(np.median(contrast[inside > 0]))
+    # A pip's outline is taken half-way between the face's own level of contrast (its texture, the
+    # rim of shading) and the pip's peak, and shared with a neighbouring pip by nearness.
     out = []
     for x, y, _ in peaks:
         x0, x1, y0, y1 = max(0, x - win), min(w, x + win + 1), max(0, y - win), min(h, y + win + 1)

@@ -22,6 +22,7 @@ class ReaderParams:
     levels: tuple[float, ...] = (10, 14, 20, 28, 40, 56, 80)  # foreground cuts, Lab units
     min_fill: float = 0.6  # region area / its minimum-area rectangle
     min_solidity: float = 0.82  # region area / its convex hull
+    max_region_per_face: float = 2.2  # a region this much larger than a die's face may hold more
     max_aspect: float = 2.0  # the longer side of that rectangle / the shorter
     max_pips: int = 10  # strongest pip candidates considered on one die
     min_pip_response: float = 6.0  # Lab units of the pip filter
@@ -30,11 +31,16 @@ class ReaderParams:
     one_radius: tuple[float, float] = (0.05, 0.22)  # a 1's pip radius
     step_range: tuple[float, float] = (0.13, 0.42)  # grid step (centre to a middle pip)
     pip_to_step: tuple[float, float] = (0.15, 0.75)  # pip radius / grid step
-    contrast_ratio: float = 2.5  # strongest / weakest pip of one face
+    contrast_ratio: float = 1.6  # strongest / weakest pip of one face (one colour, glare aside)
+    two_alike: float = 1.4  # the two pips of a 2: largest ratio of their sizes, of their contrasts
     face_extent: float = 1.45  # grid steps from the centre still on the face (pips sit at 1)
     empty_share: float = 0.5  # an empty grid position stays below this share of the pips' contrast
-    center_tol: float = 0.3  # face centre to region centre
-    one_center_tol: float = 0.18  # a 1's pip to region centre
+    max_uneven: float = 0.15  # share of a face, between its pips, allowed a pip-like contrast
+    min_depth: float = 0.25  # a face centre's distance to the region's edge
+    one_depth: float = 0.18  # a 1's pip's (side faces may widen the region on one side)
+    one_offset: float = 0.15  # a 1's pip to the region's centre (across a slant: twice this)
+    side_squash: float = 1.3  # pips squashed more than this may lie on a side face ...
+    rounder: float = 1.25  # ... and do if a pip on the die is rounder by this factor
 
 
 DEFAULT = ReaderParams()
@@ -66,7 +72,7 @@ def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
     if ref is not None:
         bg = cv2.GaussianBlur(cv2.resize(ref, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0)
     else:
-        bg = background(small, p.max_die / 2)
+        bg = background(small)
     dist = foreground_distance(_ycc(small), _ycc(bg))
     roots = blob_tree(dist, p.levels, 2.0, (p.min_die * 0.8) ** 2, (p.max_die * 1.6) ** 2)
     debug = {"blobs": roots, "reads": []}
@@ -97,15 +103,22 @@ def _solve(bgr, blob: Blob, p: ReaderParams, debug, failed_area: float = 0.0) ->
     """The dice in a blob's subtree: the blob itself as one die, or its children's dice.
 
     A blob nearly as large as one already read without success (``failed_area``) is not read again:
-    at a slightly higher cut the same region says the same."""
-    if _die_like(blob, p) and blob.area < 0.8 * failed_area or _die_like(blob, p) and not failed_area:
-        failed_area = blob.area
+    at a slightly higher cut the same region says the same. A blob read as one die but much larger
+    than that die's face may hold another die: its children are tried, and win if they hold more.
+    """
+    if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area):
         fr: FaceRead = read_face(bgr, blob.contour, blob.side, p)
         debug["reads"].append({"blob": blob, "pips": fr.pips, "why": fr.reason or f"read {fr.value}",
                                "lay": fr.layout, "tried": fr.tried})
         if fr.value is not None:
             x, y, w, h = blob.box
-            return [Die(fr.value, fr.center, (x, y, w, h), fr.confidence)]
+            die = Die(fr.value, fr.center, (x, y, w, h), fr.confidence)
+            if fr.face_area and blob.area > p.max_region_per_face * fr.face_area:
+                kids = [d for c in blob.children for d in _solve(bgr, c, p, debug)]
+                if len(kids) >= 2:
+                    return kids
+            return [die]
+        failed_area = blob.area
     kids: list[Die] = []
     for child in blob.children:
         kids.extend(_solve(bgr, child, p, debug, failed_area))
