@@ -8,16 +8,19 @@ Per frame, the state is
 - "empty": nothing moves and the tray holds no dice (the last readings found none, or the frame
   matches the empty-tray reference).
 
-Once the scene has been still for ``still_s`` (default 0.4 s) and the last ``agree`` readings
-(default 3) say the same, the detector reports one settled reading, then locks: it reads nothing
+Once the scene has been still for ``still_s`` (default 0.4 s) and ``agree`` consecutive readings
+(default 3) of that still scene say the same, the detector reports one settled reading, then locks: it reads nothing
 more until the scene moves again. After a movement (a hand passing over, a die nudged) the new still
 scene is compared with the last reported one (and the last roll): if every die is where it was, within ``moved_frac`` of
 a die's edge (default half a die), and shows the same value, it is the same throw and nothing is
 reported; a die that really moved, or another value, is a new throw.
 
 The number of dice the game expects is an input (``expected``): a reading with another count is
-reported as ``unreadable`` with the reason ("expected 5 dice, found 4"), never as a roll. Readings
-that keep disagreeing are reported once as ``unreadable`` after ``give_up_s`` more seconds.
+reported as ``unreadable`` with the reason ("expected 5 dice, found 4"), never as a roll. As the
+scene did not move, readings of it that differ differ by sensor noise alone; so a roll that ``agree``
+readings agreed on wins over unsure ("unreadable") readings of the same scene, which settle only
+after ``unsure_s`` more seconds without such a roll. Two different agreed rolls, or readings that
+keep disagreeing for ``give_up_s``, are reported once as ``unreadable``.
 
 Time is the frames' own timestamps (s). A frame whose timestamp does not advance is ignored; a jump
 longer than ``max_gap_s`` (or ``interrupt()``, when the camera failed) means the detector did not see
@@ -48,6 +51,8 @@ class SettleParams:
 
     still_s: how long the scene must be still before a reading counts, s.
     agree: how many consecutive readings must say the same (values, status).
+    unsure_s: after ``still_s``, how long unsure (``unreadable`` or empty) agreeing readings wait for
+        an agreed roll before they settle, s.
     read_from: the share of ``still_s`` after which reading starts (earlier frames are not read).
     give_up_s: after ``still_s``, how long to wait for agreeing readings before reporting the last
         one as unreadable, s.
@@ -62,6 +67,7 @@ class SettleParams:
     still_s: float = 0.4
     agree: int = 3
     read_from: float = 0.5
+    unsure_s: float = 0.3
     give_up_s: float = 2.0
     grid_width: int = 160
     diff_level: int = 14
@@ -148,7 +154,7 @@ class SettleDetector:
         self._anchor: np.ndarray | None = None  # the first frame of the still spell, shrunk
         self._still_since: float | None = None
         self._last_t: float | None = None
-        self._readings: deque[DiceReading] = deque(maxlen=params.agree)
+        self._readings: deque[DiceReading] = deque(maxlen=200)  # the readings of this still spell
         self._empty_seen = False
         self.state: State = "moving"
 
@@ -247,23 +253,44 @@ class SettleDetector:
         self.state = "empty" if self._empty_seen else "still"
         if still_for + 1e-9 < self.params.still_s:
             return Update(self.state, reading)
-        agreed = len(self._readings) == self.params.agree and all(
-            (r.status, r.values, _empty(r)) == (reading.status, reading.values, _empty(reading)) for r in self._readings)
-        if not agreed and still_for < self.params.still_s + self.params.give_up_s:
+        agreed = self._agreed(still_for)
+        if agreed is None:
             return Update(self.state, reading)
-        if not agreed:
-            reading = unreadable(f"readings disagree ({reading.reason or 'values change'})", reading.dice)
-        self.locked = reading
+        self.locked = agreed
+        self.state = "empty" if _empty(agreed) else "still"
         # The same dice as last reported (a hand passed, a die nudged less than moved_frac, the
         # camera came back) are no new throw; a roll is also checked against the last roll, so a
         # hand resting on the tray in between does not make the same roll count twice.
-        if _empty(reading) or any(same_dice(reading, s.reading, self.params.moved_frac)
-                                  for s in (self.last_settled, self.last_roll) if s is not None):
+        if _empty(agreed) or any(same_dice(agreed, s.reading, self.params.moved_frac)
+                                 for s in (self.last_settled, self.last_roll) if s is not None):
             return Update(self.state, reading)
-        self.last_settled = Settled(reading, t, index)
-        if reading.ok:
+        self.last_settled = Settled(agreed, t, index)
+        if agreed.ok:
             self.last_roll = self.last_settled
         return Update(self.state, reading, self.last_settled)
+
+    def _agreed(self, still_for: float) -> DiceReading | None:
+        """What the readings of this still spell settle on now, or None to keep reading."""
+        k, p = self.params.agree, self.params
+        key = lambda r: (r.status, r.values, _empty(r))  # noqa: E731
+        runs: dict[tuple, DiceReading] = {}  # agreed rolls: key -> the latest reading of the run
+        readings = list(self._readings)
+        for i in range(len(readings) - k + 1):
+            window = readings[i:i + k]
+            if window[0].ok and all(key(r) == key(window[0]) for r in window):
+                runs[key(window[0])] = window[-1]
+        if len(runs) == 1:
+            return next(iter(runs.values()))
+        last = readings[-1]
+        if len(runs) > 1:
+            return unreadable("readings disagree (" + " or ".join(
+                " ".join(map(str, r.values)) for r in runs.values()) + ")", last.dice)
+        tail_agrees = len(readings) >= k and all(key(r) == key(last) for r in readings[-k:])
+        if tail_agrees and still_for + 1e-9 >= p.still_s + p.unsure_s:
+            return last
+        if still_for + 1e-9 >= p.still_s + p.give_up_s:
+            return unreadable(f"readings disagree ({last.reason or 'values change'})", last.dice)
+        return None
 
     def _matches_reference(self, image: np.ndarray) -> bool:
         if self.reference is None:
