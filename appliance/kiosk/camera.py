@@ -56,12 +56,8 @@ class CameraPipeline:
     def reread(self) -> None:
         """Read the dice lying now once more and report them even if they were reported before
         (the table took the last roll back because the camera misread it)."""
-        def forget() -> None:
-            self.detector.interrupt()
-            self.detector.last_settled = None
-            self.detector.last_roll = None
         with self._lock:
-            self._calls.append(forget)
+            self._calls.append(self.detector.forget)
 
     def call(self, fn: Callable) -> None:
         """Run ``fn(source)`` in the stepping thread before the next frame (e.g. the demo's

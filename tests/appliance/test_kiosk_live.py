@@ -59,3 +59,28 @@ def test_a_camera_fault_is_a_status_line_not_an_exception():
 
 def test_the_demo_window_opens_runs_and_closes(mock_pins):
     assert play_window((800, 480), seed=1, max_frames=5) == 0
+
+
+def test_read_again_asks_the_settle_detector_to_forget_in_the_stepping_thread():
+    """The kiosk's "read again" goes through the detector's public ``forget()``, run before the next
+    frame by whichever thread steps the pipeline (the detector is only ever touched there)."""
+    class Detector:
+        forgotten = 0
+
+        def forget(self):
+            self.forgotten += 1
+
+        def update(self, image, t, index):
+            from vision.settle import Update
+
+            return Update("still")
+
+    table = SyntheticTable(2, seed=3)
+    detector = Detector()
+    pipeline = CameraPipeline(table, detector, lambda r: None)
+    pipeline.reread()
+    assert detector.forgotten == 0  # not from the UI thread
+    pipeline.step()
+    assert detector.forgotten == 1
+    pipeline.step()
+    assert detector.forgotten == 1
