@@ -142,7 +142,8 @@ def announcements(events: list[dict], players, drink_word: str = "sip", *, kind:
                 out.append(Announcement(everyone_drinks(value["count"], drink_word), "drink", detail))
                 i += len(group)
                 continue
-            out.append(Announcement(drinks(value["player"], value["count"], drink_word), "drink", _why(value)))
+            out.append(Announcement(drinks(value["player"], value["count"], drink_word), "drink",
+                                    _why(value, steps_down=_next_is(events, i, "biscuit", None))))
         elif key == "penalty":
             out.append(Announcement(penalty(value["player"], value["points"]), "penalty", _why(value)))
         elif key == "out":
@@ -150,7 +151,8 @@ def announcements(events: list[dict], players, drink_word: str = "sip", *, kind:
         elif key == "biscuit":
             if value:
                 out.append(Announcement(_("{player} is the Biscuit").format(player=value), "good"))
-            else:
+            elif not any("thumbs" in e for e in events[i:] if isinstance(e, dict)):
+                # (3-4 under combined = both, the thumbs race names the new Biscuit at once: no hunt for 7)
                 out.append(Announcement(_("No Biscuit: roll for a 7"), "info"))
         elif key == "rule":
             if value:
@@ -235,9 +237,21 @@ def _same_drink_run(events: list[dict], start: int) -> list[dict]:
     return run
 
 
-def _why(value: dict) -> str:
+def _next_is(events: list[dict], i: int, key: str, value) -> bool:
+    """True when the event after ``events[i]`` is ``{key: value}``."""
+    nxt = events[i + 1] if i + 1 < len(events) else None
+    return isinstance(nxt, dict) and key in nxt and nxt[key] == value
+
+
+def _why(value: dict, *, steps_down: bool = True) -> str:
     """The rule behind a drink or penalty: our own words for the engine's ``code`` when we know it,
-    else the engine's ``why`` (English, through the catalog)."""
+    else the engine's ``why`` (English, through the catalog).
+
+    steps_down: the Biscuit stops being the Biscuit right after this drink (the engine's
+    ``{"biscuit": null}`` follows it). A 3-3 drink is the Biscuit's own 2 then; before it come the
+    picked players' drinks, which carry the same code (RULES.md §2: 3-3 picks 3 players, then the
+    Biscuit drinks 2 and steps down).
+    """
     known = {
         "maexle.accept": _("accepted the Mäxle without looking"),
         "maexle.self_reveal": _("showed their own dice"),
@@ -259,6 +273,8 @@ def _why(value: dict) -> str:
     }
     if code in known:
         return known[code]
+    if code == "biscuit.3-3" and not steps_down:
+        return _("3-3: picked by the Biscuit")
     if row in biscuit:
         return biscuit[row]
     why = value.get("why") or ""
