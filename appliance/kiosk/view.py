@@ -292,15 +292,22 @@ def _yacht(app, s, need, view: View) -> None:
     rnd = getattr(game, "round", 0)
     declared = getattr(game, "declared", None)
     showing = getattr(game, "dice", None)
-    if rnd:
+    rolling = list(need.raw.get("rolling") or ())
+    totals = getattr(game, "totals", {}) or {}
+    if need.step == "roll_off":  # (gap) final_tie = roll_off: the round stays 12; say who is tied instead
+        view.info = _("Tied at {total}: {players}").format(total=totals.get(rolling[0], 0) if rolling else 0,
+                                                           players=names(rolling))
+    elif need.step == "order" and rolling and len(rolling) < len(s.players):
+        view.info = _("Rolling again: {players}").format(players=names(rolling))  # an order_tie
+    elif rnd:
         view.info = _("Round {n} of 12").format(n=rnd)
     if declared:
         view.info += "  ·  " + _("Declared: {category}").format(category=category_name(declared))
     if need.kind == "roll":
-        if need.step == "order":
-            view.prompt = _("Roll all five: the highest total starts")
-        else:
-            view.prompt = _("Roll all five dice")
+        view.prompt = {
+            "order": _("Roll all five: the highest total starts"),
+            "roll_off": _("Roll-off: the highest total wins"),
+        }.get(need.step, _("Roll all five dice"))
         view.big_prompt = True
     elif need.kind == "declare":
         view.prompt = _("Declare a category")
@@ -324,7 +331,6 @@ def _yacht(app, s, need, view: View) -> None:
     if app.yacht_hint and showing and need.kind in ("declare", "reroll"):
         view.hint = _yacht_hint(s, showing, declared, int(need.raw.get("rolls_left", 2)))
     view.sheet = _sheet(s)
-    totals = getattr(game, "totals", {}) or {}
     view.standings_title = _("Total")
     view.standings = [Row(p, str(totals.get(p, 0)), "", p == need.player) for p in s.players]
 
@@ -436,10 +442,21 @@ def _menu(app) -> View:
     return View("menu", title=_("Menu"), prompt=game_name(s.kind) if s else "", choices=choices, columns=2)
 
 
+def _won_roll_off(s, winner) -> bool:
+    """True when a Yacht game's one winner shares the highest total: a roll-off decided it
+    (final_tie = roll_off), and the sheet alone does not say why that player won."""
+    totals = getattr(s.game, "totals", None) or {}
+    if s.kind != "yacht" or len(winner) != 1 or not totals:
+        return False
+    return sum(t == totals.get(winner[0]) for t in totals.values()) > 1
+
+
 def _over(app) -> View:
     s = app.session
     winner = s.game.expects.get("winner") if s is not None else None
-    if winner:
+    if winner and _won_roll_off(s, winner):
+        prompt = _("{player} wins the roll-off!").format(player=winner[0])
+    elif winner:
         prompt = ngettext("{players} wins!", "{players} win!", len(winner)).format(players=names(winner))
     else:
         prompt = _("Game ended")

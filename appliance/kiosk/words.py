@@ -125,6 +125,14 @@ def announcements(events: list[dict], players, drink_word: str = "sip", *, kind:
         elif key == "order_tie":
             out.append(Announcement(_("Tie at {total}: {players} roll again").format(
                 total=value.get("total"), players=names(value.get("players", ()))), "info"))
+        elif key == "order_seat":  # Yacht, order_tie = seat: the "order" event that follows names the starter
+            out.append(Announcement(_("Tie at {total}: {players}").format(
+                total=value.get("total"), players=names(value.get("players", ()))), "info",
+                _("The tied player seated first starts")))
+        elif key == "final_tie":  # Yacht, final_tie = roll_off (again, when the roll-off ties too)
+            out.append(Announcement(_("Tie at {total}: {players} roll off").format(
+                total=value.get("total"), players=names(value.get("players", ()))), "info",
+                _("One throw each, the highest total wins; it scores nothing")))
         elif key == "order":
             out.append(Announcement(_("{player} starts").format(player=value[0]), "good", " → ".join(value)))
         elif key == "declared":
@@ -171,8 +179,9 @@ def announcements(events: list[dict], players, drink_word: str = "sip", *, kind:
                 _("{category}: {points}").format(category=category_name(value["category"]), points=value["points"]),
                 "good" if value["points"] else "info", value["player"]))
         elif key == "winner":
+            roll_off = any(e.get("rolled", {}).get("step") == "roll_off" for e in events if isinstance(e, dict))
             out.append(Announcement(ngettext("{players} wins!", "{players} win!", len(value)).format(
-                players=names(value)), "win"))
+                players=names(value)), "win", _("won the roll-off") if roll_off else ""))
         elif key == "undone":
             out.append(Announcement(_("Taken back"), "info"))
         elif key == "error":
@@ -215,7 +224,7 @@ def _rolled(value: dict) -> Announcement | None:
     step, row, total = value.get("step"), value.get("row"), value.get("total")
     if step == "find" and total != 7:
         return Announcement(_("{total}: no Biscuit yet").format(total=total), "info", dice_text(value.get("dice", ())))
-    if step == "order":  # Yacht: rolling for who starts
+    if step in ("order", "roll_off"):  # Yacht: rolling for who starts, or off a final tie
         return Announcement(_("{player} rolls {total}").format(player=value.get("player"), total=total), "info",
                             dice_text(value.get("dice", ())))
     if step == "duel":

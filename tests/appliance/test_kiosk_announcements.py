@@ -1,6 +1,7 @@
-"""What the kiosk tells the table for the Biscuit rows that match two rows (RULES.md §2 "Rolls that
-match two rows", switch ``combined``): the announcements (the transcript and the voice say the same)
-and the prompt of the play screen. Driven through the kiosk's core (``App``) as the camera pipeline and the
+"""What the kiosk tells the table for the engine's tie switches (Yacht ``order_tie``, ``final_tie``) and
+the Biscuit rows that match two rows (RULES.md §2 "Rolls that match two rows", switch ``combined``):
+the announcements (the transcript and the voice say the same) and the prompt and info lines of the
+play and game-over screens. Driven through the kiosk's core (``App``) as the camera pipeline and the
 touch screen drive it; no pygame."""
 
 from __future__ import annotations
@@ -41,6 +42,70 @@ class Table:
         for _ in range(50):
             self.app.dismiss_banner()
         return build(self.app)
+
+
+# ------------------------------------------------------------------------------------------ Yacht
+
+def tied_yacht(**rules) -> Table:
+    """Ann and Bo (Ann starts) play 12 rounds alike: the same roll, the same category, stopped at once."""
+    t = Table("yacht", ["Ann", "Bo"], **rules)
+    t.roll(6, 6, 6, 6, 5)
+    t.roll(1, 1, 1, 2, 2)
+    categories = ["ones", "twos", "threes", "fours", "fives", "sixes", "small_straight", "large_straight",
+                  "full_house", "four_of_a_kind", "choice", "yacht"]
+    for category in categories:
+        for _player in ("Ann", "Bo"):
+            t.roll(1, 2, 3, 4, 5)
+            t.choose(f"declare:{category}")
+            t.choose("stop")
+    return t
+
+
+def test_a_final_tie_is_rolled_off_with_its_own_prompt_and_every_throw_announced():
+    t = tied_yacht(final_tie="roll_off")
+    total = t.session.game.totals["Ann"]
+    assert t.session.game.totals["Bo"] == total
+    assert (f"Tie at {total}: Ann and Bo roll off", "One throw each, the highest total wins; it scores nothing") \
+        in t.said
+    view = t.view()
+    assert view.prompt == "Roll-off: the highest total wins" and view.big_prompt
+    assert view.info == f"Tied at {total}: Ann and Bo" and "Round" not in view.info
+    assert view.player == "Ann"
+    assert t.roll(4, 4, 4, 3, 3) == [("Ann rolls 18", "4 4 4 3 3")]
+    said = t.roll(4, 4, 4, 4, 2)  # Bo 18 too: they roll off again
+    assert said == [("Bo rolls 18", "4 4 4 4 2"), ("Tie at 18: Ann and Bo roll off",
+                                                  "One throw each, the highest total wins; it scores nothing")]
+    assert t.view().prompt == "Roll-off: the highest total wins"
+    t.roll(6, 6, 5, 5, 1)
+    said = t.roll(2, 2, 1, 1, 1)
+    assert said == [("Bo rolls 7", "2 2 1 1 1"), ("Ann wins!", "won the roll-off")]
+    assert t.app.screen == "over" and t.session.game.totals == {"Ann": total, "Bo": total}
+    assert t.view().prompt == "Ann wins the roll-off!"
+
+
+def test_a_shared_final_tie_has_no_roll_off():
+    t = tied_yacht()
+    assert t.said[-1] == ("Ann and Bo win!", "")
+    assert t.app.screen == "over" and t.view().prompt == "Ann and Bo win!"
+
+
+def test_an_order_tie_settled_by_the_seat_says_so_and_who_starts():
+    t = Table("yacht", ["Ann", "Bo", "Cy"], order_tie="seat")
+    t.roll(1, 1, 1, 1, 1)
+    t.roll(3, 3, 3, 3, 3)
+    said = t.roll(5, 4, 3, 2, 1)  # Cy 15 too: Bo, seated before Cy, starts
+    assert said == [("Cy rolls 15", "5 4 3 2 1"), ("Tie at 15: Bo and Cy", "The tied player seated first starts"),
+                    ("Bo starts", "Bo → Cy → Ann")]
+
+
+def test_an_order_tie_rolled_again_names_who_rolls():
+    t = Table("yacht", ["Ann", "Bo", "Cy"])
+    t.roll(1, 1, 1, 1, 1)
+    t.roll(3, 3, 3, 3, 3)
+    assert t.roll(5, 4, 3, 2, 1)[-1] == ("Tie at 15: Bo and Cy roll again", "")
+    view = t.view()
+    assert view.prompt == "Roll all five: the highest total starts" and view.info == "Rolling again: Bo and Cy"
+    assert view.player == "Bo"
 
 
 # ---------------------------------------------------------------------------------------- Biscuit

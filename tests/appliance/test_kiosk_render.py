@@ -7,6 +7,8 @@ import numpy as np
 import pygame
 import pytest
 
+from appliance import i18n
+from appliance.games.yacht_scoring import CATEGORIES
 from appliance.kiosk import widgets
 from appliance.kiosk.app import App
 from appliance.kiosk.draw import CameraFeed, draw
@@ -56,6 +58,8 @@ def _biscuit(app: App, need: str) -> App:
 
 
 def _yacht(app: App, need: str) -> App:
+    if need in ("rolloff", "won"):
+        return _yacht_roll_off(app, need)
     app.game_kind = "yacht"
     app.start_game()
     for r in [(1, 2, 3, 4, 5), (6, 6, 6, 5, 5), (2, 2, 3, 4, 5), (1, 1, 2, 2, 3), (1, 1, 1, 2, 2), (6, 6, 6, 6, 1)]:
@@ -64,6 +68,28 @@ def _yacht(app: App, need: str) -> App:
     if need == "reroll":
         app.choose("declare:four_of_a_kind")
     settle(app)
+    return app
+
+
+def _yacht_roll_off(app: App, need: str) -> App:
+    """Two players tied after 12 rounds under final_tie = roll_off: the roll-off, or its winner."""
+    app.seats = ["Ann", "Jānis"]
+    app.rules = {"yacht": {"final_tie": "roll_off"}}
+    app.game_kind = "yacht"
+    app.start_game()
+    for r in [(6, 6, 6, 6, 5), (1, 1, 1, 2, 2)]:
+        app.on_reading(reading(*r))
+    for category in CATEGORIES:
+        for _player in range(2):
+            app.on_reading(reading(1, 2, 3, 4, 5))
+            app.choose(f"declare:{category}")
+            app.choose("stop")
+    assert app.session.need.step == "roll_off"
+    if need == "won":
+        app.on_reading(reading(6, 6, 6, 6, 6))
+        app.on_reading(reading(1, 1, 1, 1, 2))
+    while app.banner is not None or app.banners:  # 24 scores and more
+        app.dismiss_banner()
     return app
 
 
@@ -105,8 +131,8 @@ def state(name: str) -> App:
 
 
 SCREENS = ["setup", "names", "maexle-announce", "maexle-decide", "maexle-believe", "maexle-lift", "maexle-banner",
-           "biscuit-roll", "biscuit-pick", "biscuit-thumbs", "biscuit-breaker", "yacht-declare", "yacht-reroll",
-           "correct", "hand", "menu", "message", "sheet", "over"]
+           "biscuit-roll", "biscuit-pick", "biscuit-thumbs", "biscuit-breaker", "yacht-declare",
+           "yacht-reroll", "yacht-rolloff", "yacht-won", "correct", "hand", "menu", "message", "sheet", "over"]
 
 
 @pytest.fixture(scope="module")
@@ -124,13 +150,36 @@ def frame():
     return img
 
 
+DIALOGS = ("setup", "names", "correct", "hand", "menu", "sheet", "over")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", SCREENS)
 def test_every_screen_renders_readably(pg, frame, tmp_path, name, size):
     app = state(name)
     view = build(app)
-    assert view.screen == name.split("-")[0] if name.split("-")[0] in ("setup", "names", "correct", "hand", "menu",
-                                                                       "sheet", "over") else view.screen == "play"
+    first = name.split("-")[0]
+    assert view.screen == ("over" if name == "yacht-won" else first if first in DIALOGS else "play")
+    check_drawn(view, size, frame, tmp_path / f"{name}.png")
+
+
+# The screens of the engine's newer switches and steps, whose texts are the newest in the catalogs.
+NEWER = ["biscuit-roll", "yacht-rolloff", "yacht-won"]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
+@pytest.mark.parametrize("name", NEWER)
+def test_the_newer_screens_fit_in_every_language(pg, frame, tmp_path, name, lang):
+    i18n.set_language(lang)
+    try:
+        check_drawn(build(state(name)), (800, 480), frame, tmp_path / f"{name}-{lang}.png")
+    finally:
+        i18n.set_language("en")
+
+
+def check_drawn(view, size, frame, path) -> None:
+    """Draw ``view`` at ``size``, save it to ``path``, and check: not blank, every text inside its box,
+    touch targets big enough for a finger at 800x480."""
     surface = pygame.Surface(size)
     texts = []
     widgets.text_hook = lambda text, drawn, box: texts.append((text, drawn, box))
@@ -138,7 +187,6 @@ def test_every_screen_renders_readably(pg, frame, tmp_path, name, size):
         hits = draw(surface, view, Theme(*size), CameraFeed(frame, reading(6, 3).dice, True, "6 3"))
     finally:
         widgets.text_hook = None
-    path = tmp_path / f"{name}.png"
     pygame.image.save(surface, str(path))
     pixels = pygame.surfarray.array3d(pygame.image.load(str(path)))[::3, ::3].astype(np.int32)
     colours = np.unique((pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2])
