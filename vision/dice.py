@@ -62,8 +62,8 @@ def background(small: np.ndarray) -> np.ndarray:
     A median over a thumbnail ~80 px across (its window ~a fifth of the view) removes dice up to
     about a tenth of the view. Then die-sized spots still standing out from that first estimate
     (holes filled, so a large die whose middle leaked into the median is masked whole; larger
-    shapes such as a tray wall are background) are painted over from their surroundings, and the
-    result is smoothed and brought back to full size.
+    shapes such as a tray wall are background) are filled from it and the median taken again, and
+    the result is smoothed and brought back to full size.
     """
     h, w = small.shape[:2]
     f = max(1.0, max(h, w) / 80.0)
@@ -73,12 +73,16 @@ def background(small: np.ndarray) -> np.ndarray:
     bg = cv2.medianBlur(tiny, k)
     fg = (cv2.absdiff(tiny, bg).max(axis=2) > 25).astype(np.uint8)
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    # Only die-sized spots are painted over: a tray wall or the table's edge is background.
+    # Only die-sized spots are filled in: a tray wall or the table's edge is background. A spot is
+    # given the first estimate and the median taken again, which pulls its surroundings in.
     spots = [c for c in contours if cv2.contourArea(c) <= 0.04 * sw * sh]
     if spots:
         mask = np.zeros_like(fg)
         cv2.drawContours(mask, spots, -1, 1, -1)
-        bg = cv2.inpaint(tiny, cv2.dilate(mask, np.ones((3, 3), np.uint8)), 3, cv2.INPAINT_TELEA)
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
+        mixed = tiny.copy()
+        mixed[mask] = bg[mask]
+        bg = cv2.medianBlur(mixed, k)
     bg = cv2.medianBlur(bg, 5)
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 

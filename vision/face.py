@@ -45,21 +45,31 @@ class FaceRead:
     face_area: float = 0.0  # px^2 of the face the layout implies (0: unknown)
 
 
+SIDE = 48.0  # px: each die is read at this scale (its box resampled so the die spans it)
+
+
 class _Die:
-    """The image around one region: its box in YCrCb, masks and contrast map (box px)."""
+    """The image around one region, resampled so the die spans ``SIDE`` px: its box in YCrCb,
+    masks and contrast map. ``to_frame`` maps box points back to frame px."""
 
     def __init__(self, bgr: np.ndarray, contour: np.ndarray, side: float):
         H, W = bgr.shape[:2]
         x, y, w, h = cv2.boundingRect(contour)
         pad = int(0.25 * side) + 2
-        self.x0, self.y0 = max(0, x - pad), max(0, y - pad)
+        x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(W, x + w + pad), min(H, y + h + pad)
-        self.side = side
-        self.mask = np.zeros((y1 - self.y0, x1 - self.x0), np.uint8)
-        cv2.drawContours(self.mask, [contour - np.array([[self.x0, self.y0]], np.int32)], -1, 255, -1)
-        box = bgr[self.y0:y1, self.x0:x1]
-        # A 3x3 median first: salt-and-pepper noise would otherwise make pips of its own.
-        self.ycc = cv2.cvtColor(cv2.medianBlur(box, 3), cv2.COLOR_BGR2YCrCb).astype(np.float32)
+        # A 3x3 median first (salt-and-pepper noise would make pips of its own), then the die is
+        # brought to one scale: a small die's pips gain pixels, a large die costs no more to read.
+        box = cv2.medianBlur(bgr[y0:y1, x0:x1], 3)
+        self.scale = s = float(np.clip(SIDE / side, 0.2, 3.0))
+        size = (max(4, int(round((x1 - x0) * s))), max(4, int(round((y1 - y0) * s))))
+        box = cv2.resize(box, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        self.x0, self.y0 = x0, y0
+        self.side = side = side * s
+        self.mask = np.zeros((size[1], size[0]), np.uint8)
+        pts = np.round((contour.reshape(-1, 2) - [x0, y0]) * s).astype(np.int32)
+        cv2.drawContours(self.mask, [pts.reshape(-1, 1, 2)], -1, 255, -1)
+        self.ycc = cv2.cvtColor(box, cv2.COLOR_BGR2YCrCb).astype(np.float32)
         k = max(3, int(side * 0.1) | 1)
         self.inside = cv2.erode(self.mask, _disk(k), borderValue=0)
         core = cv2.erode(self.mask, _disk(max(3, int(side * 0.3) | 1)), borderValue=0)
@@ -95,6 +105,10 @@ class _Die:
             return None
         return (float(cents[lab][0]), float(cents[lab][1])), float(np.sqrt(area))
 
+    def to_frame(self, x: float, y: float) -> tuple[float, float]:
+        """A box point in frame px."""
+        return (x / self.scale + self.x0, y / self.scale + self.y0)
+
     def sampler(self, radius: float):
         """A function (x, y) -> the mean contrast in a disk-sized box of ``radius`` px there."""
         k = max(1, int(round(radius * 1.6)))
@@ -125,9 +139,10 @@ def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
     """(3,) float32: the die's face colour, the most common luma on it (the top face is the
     largest even patch; shadow, side faces and pips are smaller), as the median of those pixels."""
     px = ycc[where > 0]
-    hist, edges = np.histogram(px[:, 0], bins=32, range=(0, 256))
-    k = int(np.argmax(np.convolve(hist, (1, 2, 1), mode="same")))
-    sel = (px[:, 0] >= edges[max(0, k - 1)]) & (px[:, 0] < edges[min(32, k + 2)])
+    luma = np.clip(px[:, 0], 0, 255).astype(np.int64) >> 3
+    hist = np.convolve(np.bincount(luma, minlength=32), (1, 2, 1), mode="same")
+    k = int(np.argmax(hist))
+    sel = np.abs(luma - k) <= 1
     return np.median(px[sel], axis=0) if sel.any() else np.median(px, axis=0)
 
 
@@ -143,9 +158,9 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
     Returns a FaceRead: a value with its confidence, or None with the reason.
     """
     d = _Die(bgr, contour, side)
-    pips = find_pips(d.contrast, d.inside, side, min_response=p.min_pip_response,
+    pips = find_pips(d.contrast, d.inside, d.side, min_response=p.min_pip_response,
                      relative=p.min_pip_share)[: p.max_pips]
-    shown = [Pip(q.x + d.x0, q.y + d.y0, q.r, q.contrast, q.shape) for q in pips]
+    shown = [Pip(*d.to_frame(q.x, q.y), q.r / d.scale, q.contrast, q.shape) for q in pips]
     if not pips:
         return FaceRead(None, reason="no pips", pips=shown)
     shapes = np.array([q.shape for q in pips])
@@ -154,7 +169,8 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
     tried: list[tuple[int, str]] = []
     why = "no layout"
     check = _Checks(d, pips, shapes, p)
-    for lay in layout.candidates([(q.x, q.y) for q in pips], [q.r for q in pips], shapes,
+    # Radii in the frame's own px: a pip's measured shape is as noisy as its real pixels are few.
+    for lay in layout.candidates([(q.x, q.y) for q in pips], [q.r / d.scale for q in pips], shapes,
                                  shape_tol=p.shape_tol):
         reason, _ = check(lay)
         if lay.value >= 3:
@@ -171,13 +187,12 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
         return FaceRead(None, reason="part of a layout that does not fit" if valid else why, pips=shown,
                         tried=tried)
     valid = kept
-    best, rival = _top_face(valid, d, shapes, side)
+    best, rival = _top_face(valid, d, shapes, d.side)
     if rival is not None:
         return FaceRead(None, reason=f"ambiguous: {best.value} or {rival.value}", pips=shown, tried=tried)
-    cx, cy = best.center
     area = best.area if best.value > 1 else (d.top[1] ** 2 if d.top is not None else 0.0)
-    return FaceRead(best.value, (cx + d.x0, cy + d.y0), check.confidence(best), pips=shown,
-                    layout=best, tried=tried, face_area=area)
+    return FaceRead(best.value, d.to_frame(*best.center), check.confidence(best), pips=shown,
+                    layout=best, tried=tried, face_area=area / d.scale ** 2)
 
 
 class _Checks:
@@ -226,7 +241,7 @@ class _Checks:
             a, b = (pips[i] for i in mem)
             if (max(a.r, b.r) > p.two_alike * min(a.r, b.r) or max(a.contrast, b.contrast) > p.two_alike * min(
                     a.contrast, b.contrast) or layout.shape_distance(a.shape, b.shape) > 0.7 * float(
-                    layout.shape_allowance(p.shape_tol, min(a.r, b.r)))):
+                    layout.shape_allowance(p.shape_tol, min(a.r, b.r) / d.scale))):
                 return "2: its pips unlike", False
         r_med = float(np.median([pips[i].r for i in mem]))
         shape = self.shapes[list(mem)].mean(axis=0)
@@ -249,8 +264,6 @@ class _Checks:
         # pips of two touching dice) takes in the edge's shading or the other die.
         if self._uneven(lay, occupied, pip_c) > p.max_uneven:
             return f"{lay.value}: the face is not even between its pips", False
-        if d.depth_at(cx, cy) < p.min_depth * side:
-            return f"{lay.value}: not in the middle of the die", True
         # A face whose pips are clearly squashed while a round pip lies elsewhere on the die is a
         # side face seen at a slant: the top face is seen more nearly straight on.
         sq = _squash(lay, self.shapes)
@@ -258,7 +271,7 @@ class _Checks:
             for i in others:
                 q = pips[i]
                 if (self.squash[i] * p.rounder < sq and q.contrast > 0.5 * pip_c and 0.5 < q.r / r_med < 2.5
-                        and q.r >= 2.0):
+                        and q.r / d.scale >= 2.0):
                     return f"{lay.value}: a side face (a rounder pip elsewhere)", False
         for a, b in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
             if not d.on_die(*lay.to_image(1.5 * a, 1.5 * b)):
@@ -309,10 +322,10 @@ def _top_face(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: flo
     well be the top (the die is then ambiguous), else None.
 
     Layouts on one face give way to the one explaining most pips (a 6 over the 4 of its corners).
-    Between faces: the clearly least foreshortened is the top. When a steep view shows a side face
-    about as squarely, the top face must also be the brighter under overhead light and the upper in
-    the frame (side faces turn towards the camera, below the top face); if these disagree, no face
-    is trusted.
+    Between faces: one much less foreshortened is the top (a camera looking down sees side faces
+    at a slant). When a steep view shows a side face about as squarely, the top face is the upper
+    one in the frame (the side faces a camera sees turn towards it, below the top face), unless it
+    is clearly the darker (overhead light): then no face is trusted.
     """
     groups: list[list[layout.Layout]] = []
     for lay in sorted(valid, key=lambda l: (-len(l.members), l.residual)):
@@ -325,15 +338,14 @@ def _top_face(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: flo
     heads = sorted((g[0] for g in groups), key=lambda l: _squash(l, shapes))
     best = heads[0]
     for other in heads[1:]:
-        if other.value == best.value or _squash(other, shapes) >= 1.3 * _squash(best, shapes):
+        if other.value == best.value or _squash(other, shapes) >= 1.5 * _squash(best, shapes):
             continue
-        lb, lo = _face_luma(best, d, side), _face_luma(other, d, side)
-        if lb > 1.05 * lo and best.center[1] < other.center[1]:
-            continue
-        if lo > 1.05 * lb and other.center[1] < best.center[1]:
-            best = other
-            continue
-        return best, other
+        # A steep view: the side face turned to the camera is seen about as squarely as the top.
+        # It lies below the top face in the frame; the top face, lit from above, is not darker.
+        upper, lower = (best, other) if best.center[1] < other.center[1] else (other, best)
+        if _face_luma(upper, d, side) < 0.9 * _face_luma(lower, d, side):
+            return best, other
+        best = upper
     return best, None
 
 

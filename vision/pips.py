@@ -48,7 +48,7 @@ def pip_response(contrast: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(contrast, (0, 0), sigma) - cv2.GaussianBlur(contrast, (0, 0), sigma * 2.0)
 
 
-SCALES = (0.7, 1.0, 1.4, 1.9)  # pip radii tried, as multiples of the expected one
+SCALES = (0.8, 1.5)  # pip radii tried, as multiples of the expected one
 
 
 def find_pips(
@@ -65,8 +65,10 @@ def find_pips(
 
     contrast: the ``contrast_map`` of the die's box against its face colour; inside: (H, W)
     uint8, nonzero where a pip centre may lie (the face, away from the rim); size: the die's side
-    in px, which sets the pip scale (``radius`` * size). Peaks weaker than ``min_response`` or than ``relative`` times the strongest peak on the die are not pips; at most ``limit``
-    peaks, the strongest, are measured.
+    in px, which sets the pip scale (``radius`` * size). Peaks weaker than ``min_response``, or than
+    ``relative`` times the die's strongest, or whose own contrast is below ``relative_contrast`` of
+    the way from the face's level to the strongest peak's, are not pips; at most ``limit`` peaks,
+    the strongest, are measured.
     Returns pips in box px, strongest first.
     """
     if contrast.size == 0 or not inside.any():
@@ -103,35 +105,33 @@ def find_pips(
                 break
     if not peaks:
         return []
-    r0 = max(pr for _, _, pr in peaks)
-    h, w = contrast.shape
-    win = int(np.ceil(r0 * 2.2)) + 1
-    # A pip's outline is taken half-way between the face's own level of contrast (its texture, the
-    # rim of shading) and the pip's peak, and shared with a neighbouring pip by nearness.
+    # Each peak's outline: the pixels above half-way between the face's own level of contrast (its
+    # texture, the rim's shading) and the peak, nearer to this peak than to any other, within two
+    # of its radii. Measured for all peaks at once.
+    px = np.array([q[0] for q in peaks], np.float32)
+    py = np.array([q[1] for q in peaks], np.float32)
+    pr = np.array([q[2] for q in peaks], np.float32)
+    peak_c = contrast[py.astype(int), px.astype(int)]
+    thr = (peak_c + base) / 2.0
+    ys, xs = np.nonzero(contrast > thr.min())
+    d2 = (xs[:, None] - px[None, :]) ** 2 + (ys[:, None] - py[None, :]) ** 2
+    k = d2.argmin(axis=1)
+    keep = (contrast[ys, xs] > thr[k]) & (d2[np.arange(len(k)), k] <= (2.0 * pr[k]) ** 2)
+    xs, ys, k = xs[keep].astype(np.float64), ys[keep].astype(np.float64), k[keep]
+    n = len(peaks)
+    cnt = np.bincount(k, minlength=n).astype(np.float64)
+    sx, sy = np.bincount(k, xs, n), np.bincount(k, ys, n)
+    sxx, syy, sxy = np.bincount(k, xs * xs, n), np.bincount(k, ys * ys, n), np.bincount(k, xs * ys, n)
     out = []
-    for x, y, _ in peaks:
-        x0, x1, y0, y1 = max(0, x - win), min(w, x + win + 1), max(0, y - win), min(h, y + win + 1)
-        patch = contrast[y0:y1, x0:x1]
-        peak_c = float(patch[y - y0, x - x0])
-        if peak_c <= base:
+    for i in range(n):
+        if cnt[i] < 1 or peak_c[i] <= base:
             continue
-        spot = patch > (peak_c + base) / 2.0
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        mine = (xx - x) ** 2 + (yy - y) ** 2
-        for px, py, _ in peaks:
-            if (px, py) != (x, y) and abs(px - x) <= 2 * win and abs(py - y) <= 2 * win:
-                spot &= mine <= (xx - px) ** 2 + (yy - py) ** 2
-        _, labels = cv2.connectedComponents(spot.astype(np.uint8), connectivity=8)
-        lab_id = labels[y - y0, x - x0]
-        if lab_id == 0:
-            continue
-        sel = labels == lab_id
-        xs_, ys_ = xx[sel], yy[sel]
-        cx, cy = float(xs_.mean()), float(ys_.mean())
-        a = float(((xs_ - cx) ** 2).mean()) + 1 / 12
-        b = float(((ys_ - cy) ** 2).mean()) + 1 / 12
-        c = float(((xs_ - cx) * (ys_ - cy)).mean())
+        cx, cy = sx[i] / cnt[i], sy[i] / cnt[i]
+        a = sxx[i] / cnt[i] - cx * cx + 1 / 12
+        b = syy[i] / cnt[i] - cy * cy + 1 / 12
+        c = sxy[i] / cnt[i] - cx * cy
         det = np.sqrt(max(a * b - c * c, 1e-9))
-        out.append(Pip(cx, cy, float(np.sqrt(len(xs_) / np.pi)), peak_c, np.array([[a, c], [c, b]]) / det))
+        out.append(Pip(float(cx), float(cy), float(np.sqrt(cnt[i] / np.pi)), float(peak_c[i]),
+                       np.array([[a, c], [c, b]]) / det))
     out.sort(key=lambda q: -q.contrast)
     return out

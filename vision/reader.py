@@ -36,7 +36,6 @@ class ReaderParams:
     face_extent: float = 1.45  # grid steps from the centre still on the face (pips sit at 1)
     empty_share: float = 0.5  # an empty grid position stays below this share of the pips' contrast
     max_uneven: float = 0.15  # share of a face, between its pips, allowed a pip-like contrast
-    min_depth: float = 0.25  # a face centre's distance to the region's edge
     one_depth: float = 0.18  # a 1's pip's (side faces may widen the region on one side)
     one_offset: float = 0.15  # a 1's pip to the region's centre (across a slant: twice this)
     side_squash: float = 1.3  # pips squashed more than this may lie on a side face ...
@@ -75,19 +74,31 @@ def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
         bg = background(small)
     dist = foreground_distance(_ycc(small), _ycc(bg))
     roots = blob_tree(dist, p.levels, 2.0, (p.min_die * 0.8) ** 2, (p.max_die * 1.6) ** 2)
-    debug = {"blobs": roots, "reads": []}
+    ctx = _Context(bgr, p)
+    ctx.debug["blobs"] = roots
     dice: list[Die] = []
     for root in roots:
-        dice.extend(_solve(bgr, root, p, debug))
+        dice.extend(_solve(ctx, root))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     if not dice:
         out = unreadable("no dice", ())
+    elif ctx.problems:
+        out = unreadable(ctx.problems[0], tuple(dice))
     elif expected is not None and len(dice) != expected:
         out = unreadable(f"expected {expected} dice, found {len(dice)}", tuple(dice))
     else:
         out = DiceReading("ok", tuple(dice))
-    out.extra["debug"] = debug
+    out.extra["debug"] = ctx.debug
     return out
+
+
+class _Context:
+    """One frame's reading in progress: the frame, the tunables, what went wrong, what was tried."""
+
+    def __init__(self, bgr: np.ndarray, p: ReaderParams):
+        self.bgr, self.p = bgr, p
+        self.problems: list[str] = []
+        self.debug: dict = {"reads": []}
 
 
 def _ycc(bgr: np.ndarray) -> np.ndarray:
@@ -99,27 +110,32 @@ def _die_like(b: Blob, p: ReaderParams) -> bool:
             and p.min_die <= b.side <= p.max_die)
 
 
-def _solve(bgr, blob: Blob, p: ReaderParams, debug, failed_area: float = 0.0) -> list[Die]:
+def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0) -> list[Die]:
     """The dice in a blob's subtree: the blob itself as one die, or its children's dice.
 
     A blob nearly as large as one already read without success (``failed_area``) is not read again:
     at a slightly higher cut the same region says the same. A blob read as one die but much larger
-    than that die's face may hold another die: its children are tried, and win if they hold more.
+    than that die's face may hold another die, or show a side face as squarely as the top: its
+    children are read too. More dice there win; one die of another value makes the die ambiguous.
     """
+    p = ctx.p
     if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area):
-        fr: FaceRead = read_face(bgr, blob.contour, blob.side, p)
-        debug["reads"].append({"blob": blob, "pips": fr.pips, "why": fr.reason or f"read {fr.value}",
-                               "lay": fr.layout, "tried": fr.tried})
+        fr: FaceRead = read_face(ctx.bgr, blob.contour, blob.side, p)
+        ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": fr.reason or f"read {fr.value}",
+                                   "lay": fr.layout, "tried": fr.tried})
         if fr.value is not None:
             x, y, w, h = blob.box
             die = Die(fr.value, fr.center, (x, y, w, h), fr.confidence)
             if fr.face_area and blob.area > p.max_region_per_face * fr.face_area:
-                kids = [d for c in blob.children for d in _solve(bgr, c, p, debug)]
+                kids = [d for c in blob.children for d in _solve(ctx, c)]
                 if len(kids) >= 2:
                     return kids
+                if kids and kids[0].value != die.value:
+                    ctx.problems.append(f"a die at ({die.center[0]:.0f}, {die.center[1]:.0f}) reads "
+                                        f"{die.value} or {kids[0].value}")
             return [die]
         failed_area = blob.area
     kids: list[Die] = []
     for child in blob.children:
-        kids.extend(_solve(bgr, child, p, debug, failed_area))
+        kids.extend(_solve(ctx, child, failed_area))
     return kids

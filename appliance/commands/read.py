@@ -1,0 +1,88 @@
+"""Read the dice in still photos with the pip reader, or measure it on a labelled photo set.
+
+Each IMAGE gives one line: its values and status, or why it is unreadable (the reader says
+"unreadable" rather than guess). --dice N tells the reader how many dice to expect, as the game
+does (2 or 5): a photo with another count is unreadable. --reference IMAGE is an empty-tray photo
+from the same camera. With --json each image is one JSON object per line: "file", "values" (sorted),
+"status" ("ok" or "unreadable"), "reason" when unreadable, "dice" (each with "value", "center",
+"box", "confidence") and "ms" (the reader's time).
+
+--manifest CSV reads every photo of a labelled set (../shared/dice-photos/manifest.csv), giving the
+reader each photo's number of dice, and prints per source the images, per-die accuracy, exact
+images, unreadable share and the share of "ok" readings that were wrong (see vision/evaluate.py).
+
+Exit status: 0, or 1 when an image file cannot be read (the others are still read), 2 for a bad
+argument or manifest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``dicetable read``."""
+    from vision import evaluate
+
+    parser.add_argument("images", nargs="*", type=Path, metavar="IMAGE", help="photos to read")
+    parser.add_argument("--dice", type=int, choices=range(1, 13), metavar="N", default=None,
+                        help="the number of dice expected (another count is reported as unreadable)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image")
+    parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from the same camera")
+    parser.add_argument("--manifest", type=Path, metavar="CSV", help="measure the reader on a labelled photo set")
+    evaluate.add_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision import evaluate
+    from vision.frames import FrameError
+    from vision.reader import read_dice
+
+    if args.manifest is not None:
+        if args.images:
+            print("dicetable read: give IMAGEs or --manifest, not both", file=sys.stderr)
+            return 2
+        return evaluate.evaluate_manifest(args.manifest, args.split, args.errors)
+    if not args.images:
+        print("dicetable read: no IMAGE given (or use --manifest CSV)", file=sys.stderr)
+        return 2
+    reference = None
+    if args.reference is not None:
+        reference = cv2.imread(str(args.reference), cv2.IMREAD_COLOR) if args.reference.is_file() else None
+        if reference is None:
+            print(f"dicetable read: cannot read the reference image {args.reference}", file=sys.stderr)
+            return 2
+    status = 0
+    for path in args.images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if image is None:
+            print(f"dicetable read: cannot read the image {path}", file=sys.stderr)
+            status = 1
+            continue
+        ref = reference
+        if ref is not None and ref.shape != image.shape:
+            print(f"dicetable read: {path} is {image.shape[1]}x{image.shape[0]} px but the reference is "
+                  f"{ref.shape[1]}x{ref.shape[0]} px; reading it without the reference", file=sys.stderr)
+            ref = None
+        t0 = time.perf_counter()
+        try:
+            reading = read_dice(image, expected=args.dice, reference=ref)
+        except FrameError as exc:  # cv2.imread gives 8-bit BGR, so only as a guard
+            print(f"dicetable read: {path}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        ms = (time.perf_counter() - t0) * 1000.0
+        if args.json:
+            print(json.dumps({"file": str(path), **reading.to_json(), "ms": round(ms, 2)}), flush=True)
+        elif reading.ok:
+            print(f"{path}: {' '.join(str(v) for v in reading.values)}  ({len(reading.dice)} dice, {ms:.1f} ms)")
+        else:
+            seen = " ".join(str(v) for v in reading.values)
+            print(f"{path}: unreadable: {reading.reason}" + (f" (saw {seen})" if seen else "") + f"  ({ms:.1f} ms)")
+    return status
