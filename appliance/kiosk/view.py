@@ -185,8 +185,16 @@ def _maexle(app, s, need, view: View) -> None:
         view.choices = [_value_choice(v) for v in need.options] + [Choice("back", _("Back"), style="quiet")]
         view.columns = 7
     elif need.kind == "decide":
-        view.prompt = _("{player} says {value}: believe or reveal?").format(
-            player=standing["by"], value=maexle_value(standing["value"])) if standing else _("Believe or reveal?")
+        # After an announced Mäxle the receiver only accepts or reveals (RULES.md §1 "Mäxle announced").
+        believe = "announce" in need.actions
+        if not standing:
+            view.prompt = _("Believe or reveal?")
+        elif believe:
+            view.prompt = _("{player} says {value}: believe or reveal?").format(
+                player=standing["by"], value=maexle_value(standing["value"]))
+        else:
+            view.prompt = _("{player} says {value}: accept or reveal?").format(
+                player=standing["by"], value=maexle_value(standing["value"]))
         choices = [Choice("reveal", _("Reveal"), _("lift the cup"), "primary")]
         if "announce" in need.actions:
             choices.append(Choice("believe", _("Believe"), _("roll and announce higher")))
@@ -200,7 +208,7 @@ def _maexle(app, s, need, view: View) -> None:
         view.choices = choices
         view.columns = 2
         if app.maexle_odds and standing:
-            view.hint = _maexle_odds_hint(standing["value"], s.rules)
+            view.hint = _maexle_odds_hint(standing["value"], s.rules, believe)
     elif need.kind == "lift":
         view.prompt = _("Lift the cup!") if need.step != "self_reveal" else _("Lift the cup and show your dice")
         view.big_prompt = True
@@ -221,14 +229,23 @@ def _value_choice(v: int) -> Choice:
     return Choice(f"announce:{v}", maexle_value(v), style="primary" if v == 21 else "normal")
 
 
-def _maexle_odds_hint(value: int, rules: dict) -> str:
+def _maexle_odds_hint(value: int, rules: dict, believe: bool = True) -> str:
+    """The coach's odds for the receiver. When believing is possible: how often a fresh roll beats the
+    announcement and how often it holds. When only accept or reveal remain (an announced Mäxle):
+    how often one roll really is that value, the chance the announcer has it without bluffing."""
     try:
         from appliance.coach import maexle_odds
 
         odds = maexle_odds(value)
+        at_least = rules.get("truth", "at_least") == "at_least"
+        holds = odds.p_at_least if at_least else odds.p_exact
+        if not believe:
+            return _("Odds: a roll is a real {value} {ways} times in 36 ({p}%)").format(
+                value=maexle_value(value), ways=odds.at_least if at_least else odds.exact,
+                p=round(100 * float(holds)))
         return _("Odds: a fresh roll beats {value} {p}% of the time; it holds {q}%").format(
             value=maexle_value(value), p=round(100 * float(odds.to_top(rules.get("announce", "strictly_higher")))),
-            q=round(100 * float(odds.p_at_least if rules.get("truth", "at_least") == "at_least" else odds.p_exact)))
+            q=round(100 * float(holds)))
     except Exception:  # a hint is never worth a broken screen
         log.exception("Mäxle odds")
         return ""

@@ -1,6 +1,6 @@
-"""What the kiosk tells the table for the engine's tie switches (Yacht ``order_tie``, ``final_tie``) and
-the Biscuit rows that match two rows (RULES.md §2 "Rolls that match two rows", switch ``combined``):
-the announcements (the transcript and the voice say the same) and the prompt and info lines of the
+"""What the kiosk tells the table for the engine's tie switches, the Biscuit rows that match two rows
+(RULES.md §2 "Rolls that match two rows", switch ``combined``) and an announced Mäxle: the
+announcements (the transcript and the voice say the same) and the prompt, info and hint lines of the
 play and game-over screens. Driven through the kiosk's core (``App``) as the camera pipeline and the
 touch screen drive it; no pygame."""
 
@@ -144,3 +144,18 @@ def test_under_three_only_a_roll_with_a_three_is_the_three_row_alone():
     t.roll(2, 5)  # Bo: the Biscuit
     assert t.roll(3, 3) == [("Bo takes 2 sips", "3-3: the Biscuit drinks 2 and steps down"),
                             ("No Biscuit: roll for a 7", "")]
+
+
+# ------------------------------------------------------------------------------------------ Mäxle
+
+def test_after_an_announced_maexle_the_receiver_is_asked_accept_or_reveal_with_the_chance_it_is_real():
+    t = Table("maexle", ["Ann", "Bo", "Cy"])
+    t.choose("announce:54")
+    view = t.view()
+    assert view.prompt == "Ann says 54: believe or reveal?" and "beats 54" in view.hint
+    t.choose("believe")
+    t.choose("announce:21")
+    view = t.view()
+    assert view.prompt == "Cy says Mäxle: accept or reveal?"
+    assert [c.id for c in view.choices] == ["reveal", "accept"]
+    assert view.hint == "Odds: a roll is a real Mäxle 2 times in 36 (6%)" and "beats" not in view.hint

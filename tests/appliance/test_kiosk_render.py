@@ -32,8 +32,8 @@ def settle(app: App) -> None:
 def _maexle(app: App, need: str) -> App:
     app.game_kind = "maexle"
     app.start_game()
-    if need in ("decide", "believe", "lift", "banner"):
-        app.choose("announce:21" if need == "banner" else "announce:54")
+    if need in ("decide", "believe", "lift", "banner", "answer"):
+        app.choose("announce:21" if need in ("banner", "answer") else "announce:54")
         if need != "banner":
             settle(app)
     if need == "believe":
@@ -131,7 +131,7 @@ def state(name: str) -> App:
 
 
 SCREENS = ["setup", "names", "maexle-announce", "maexle-decide", "maexle-believe", "maexle-lift", "maexle-banner",
-           "biscuit-roll", "biscuit-pick", "biscuit-thumbs", "biscuit-breaker", "yacht-declare",
+           "maexle-answer", "biscuit-roll", "biscuit-pick", "biscuit-thumbs", "biscuit-breaker", "yacht-declare",
            "yacht-reroll", "yacht-rolloff", "yacht-won", "correct", "hand", "menu", "message", "sheet", "over"]
 
 
@@ -164,7 +164,7 @@ def test_every_screen_renders_readably(pg, frame, tmp_path, name, size):
 
 
 # The screens of the engine's newer switches and steps, whose texts are the newest in the catalogs.
-NEWER = ["biscuit-roll", "yacht-rolloff", "yacht-won"]
+NEWER = ["maexle-answer", "biscuit-roll", "yacht-rolloff", "yacht-won"]
 
 
 @pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
