@@ -361,10 +361,11 @@ def _big_prompt(surface, view: View, t: th.Theme, rect: pygame.Rect) -> None:
     w.panel(surface, t, rect, colour=th.PANEL, edge=th.ACCENT)
     icon = pygame.Rect(0, 0, rect.width, int(rect.height * 0.38))
     icon.midtop = (rect.centerx, rect.y + int(rect.height * 0.1))
-    if view.title_key.endswith("-lift"):
+    if view.icon == "cup":
         w.cup(surface, t, icon)
-    else:
-        w.dice_row(surface, t, icon, [5, 2] if "yacht" not in view.title_key else [1, 2, 3, 4, 5], max_side=t.px(80))
+    elif view.icon == "throw":
+        # Dice in the air, faces unknown: right after a roll, fixed faces here would read as that roll.
+        w.tumbling_dice(surface, t, icon.inflate(-t.px(16), 0), view.throw_dice, max_side=t.px(80))
     label = pygame.Rect(rect.x + t.px(16), icon.bottom + t.px(8), rect.width - t.px(32), rect.bottom - icon.bottom - t.px(24))
     w.text(surface, t, view.prompt, label, size=46, bold=True, colour=th.ACCENT, lines=2)
 

@@ -77,6 +77,10 @@ class View:
     message: str = ""
     camera: bool = False
     big_prompt: bool = False
+    # The big prompt's drawing: "cup" (lift it) or "throw" (``throw_dice`` dice to throw; drawn
+    # without pips, so that it never reads as a roll).
+    icon: str = ""
+    throw_dice: int = 0
     standings: list[Row] = field(default_factory=list)
     standings_title: str = ""
     sheet: Sheet | None = None
@@ -211,7 +215,7 @@ def _maexle(app, s, need, view: View) -> None:
             view.hint = _maexle_odds_hint(standing["value"], s.rules, believe)
     elif need.kind == "lift":
         view.prompt = _("Lift the cup!") if need.step != "self_reveal" else _("Lift the cup and show your dice")
-        view.big_prompt = True
+        view.big_prompt, view.icon = True, "cup"
     elif need.kind == "nothing":
         view.prompt = _("Game over")
     limit = s.rules.get("limit")
@@ -268,7 +272,7 @@ def _biscuit(app, s, need, view: View) -> None:
             "reign": _("Roll the dice") if need.player == biscuit else _("Roll for the Biscuit"),
             "duel": _("Duel: roll the dice"),
         }.get(need.step, _("Roll the dice"))
-        view.big_prompt = True
+        view.big_prompt, view.icon, view.throw_dice = True, "throw", need.dice or 2
     elif need.kind == "pick":
         count = int(need.raw.get("count", 1))
         repeats = bool(need.raw.get("repeats"))
@@ -325,7 +329,7 @@ def _yacht(app, s, need, view: View) -> None:
             "order": _("Roll all five: the highest total starts"),
             "roll_off": _("Roll-off: the highest total wins"),
         }.get(need.step, _("Roll all five dice"))
-        view.big_prompt = True
+        view.big_prompt, view.icon, view.throw_dice = True, "throw", need.dice or 5
     elif need.kind == "declare":
         view.prompt = _("Declare a category")
         options = set(need.options)

@@ -142,7 +142,7 @@ _PIPS = {
 
 def die(surface: pygame.Surface, rect: pygame.Rect, value: int, *, face: th.Colour = th.DIE_FACE,
         pip: th.Colour = th.DIE_PIP) -> None:
-    """A die showing ``value`` (1-6) in the square ``rect``; another value draws a blank face with "?"."""
+    """A die showing ``value`` (1-6) in the square ``rect``; another value draws a blank face."""
     side = min(rect.width, rect.height)
     r = pygame.Rect(0, 0, side, side)
     r.center = rect.center
@@ -171,6 +171,37 @@ def cup(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect) -> None:
     if rect.top + int(h * 0.14) < tip:
         pygame.draw.polygon(surface, th.ACCENT, arrow)
         pygame.draw.line(surface, th.ACCENT, (cx, rect.top + int(h * 0.1)), (cx, tip), max(3, t.px(6)))
+
+
+def tumbling_dice(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, n: int, *,
+                  max_side: int | None = None) -> None:
+    """``n`` dice in the air, in a row inside ``rect``: tilted blank faces with a "?" and motion
+    strokes behind them, the "throw the dice" drawing. No face shows pips, so it never reads as a
+    roll (the real one is on the camera view and in the announcement)."""
+    if n <= 0:
+        return
+    gap = t.px(14)
+    side = min(int(rect.height * 0.8), (rect.width - gap * (n - 1) - t.px(40)) // n, max_side or 10 ** 6)
+    if side < 8:
+        return
+    total = side * n + gap * (n - 1)
+    x = rect.centerx - total // 2 + t.px(20)
+    stroke = max(2, t.px(4))
+    for k in range(3):  # motion strokes: the dice fly in from the left
+        y = rect.centery - side // 3 + k * side // 3
+        length = int(side * (0.55 - 0.12 * abs(k - 1)))
+        pygame.draw.line(surface, th.MUTED, (x - t.px(12) - length, y), (x - t.px(12), y), stroke)
+    tilts = (-16, 11, -7, 18, -12)
+    for i in range(n):
+        face = pygame.Surface((side, side), pygame.SRCALPHA)
+        box = face.get_rect()
+        pygame.draw.rect(face, th.DIE_FACE, box, border_radius=max(2, side // 6))
+        pygame.draw.rect(face, th.MUTED, box, width=max(1, side // 24), border_radius=max(2, side // 6))
+        text(face, t, "?", box.inflate(-side // 4, -side // 4), size=side / t.unit * 0.6, colour=th.MUTED, bold=True)
+        tilted = pygame.transform.rotate(face, tilts[i % len(tilts)])
+        lift = (side // 8) * (1 if i % 2 else -1)  # up and down, as thrown dice tumble
+        surface.blit(tilted, tilted.get_rect(center=(x + side // 2, rect.centery + lift)))
+        x += side + gap
 
 
 def dice_row(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, values, *, max_side: int | None = None) -> None:

@@ -233,3 +233,18 @@ def test_a_drawing_bug_shows_a_notice_not_a_traceback(pg, mock_pins, monkeypatch
     kiosk.step()
     assert kiosk.hits and kiosk.hits[0][1] == "back"
     kiosk.close()
+
+
+@pytest.mark.parametrize("name, dice", [("biscuit-roll", 2), ("yacht-rolloff", 5)])
+def test_the_roll_prompt_shows_dice_in_the_air_without_pips(pg, frame, monkeypatch, name, dice):
+    """Right after a roll (Ann threw 1-6 and became the Biscuit; the last roll-off totals) the prompt to
+    roll must not show dice faces a player could take for that roll."""
+    view = build(state(name))
+    assert view.big_prompt and view.icon == "throw" and view.throw_dice == dice
+    faces, thrown = [], []
+    monkeypatch.setattr(widgets, "die", lambda surface, rect, value, **kw: faces.append(value))
+    real = widgets.tumbling_dice
+    monkeypatch.setattr(widgets, "tumbling_dice", lambda *a, **kw: (thrown.append(a[3]), real(*a, **kw)))
+    draw(pygame.Surface((800, 480)), view, Theme(800, 480), CameraFeed(frame, reading(6, 1).dice, True, "6 1"))
+    assert faces == []  # no die face with pips anywhere on the play screen
+    assert thrown == ([2] if name == "biscuit-roll" else [])  # Yacht shows the sheet under its prompt
