@@ -1,0 +1,80 @@
+"""After a pulled plug the kiosk comes back on the game screen, whatever sub-screen was open (the
+correction screen, the hand entry, the menu, the score sheet: they are not saved), with the
+announcement the power cut off shown again, and no half-typed hand entry or picker left over."""
+
+from __future__ import annotations
+
+import pytest
+
+from appliance.inputs import Command
+from appliance.kiosk.app import App
+from appliance.kiosk.view import build
+from appliance.store import Store
+from vision.reading import DiceReading, Die
+
+
+def reading(*values: int) -> DiceReading:
+    return DiceReading("ok", tuple(Die(v, (40.0 + 60 * i, 60.0), (20 + 60 * i, 40, 40, 40)) for i, v in enumerate(values)))
+
+
+def kiosk(state_dir) -> App:
+    """The kiosk as the boot service makes it: a store in the state directory, then resume."""
+    return App(store=Store.open(state_dir), players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+
+
+def seen(app: App) -> None:
+    """The table has read every announcement (each one is marked shown as it comes up)."""
+    while app.banner is not None or app.banners:
+        app.dismiss_banner()
+
+
+def open_sub_screen(app: App, sub: str) -> None:
+    if sub == "correct":
+        app.handle(Command("correct", source="button"))  # REVEAL held
+    elif sub == "hand":
+        app.choose("fix")
+        app.choose("hand")
+        app.select(1)  # a die typed, not confirmed
+    elif sub == "menu":
+        app.choose("menu")
+    elif sub == "sheet":
+        app.choose("sheet")
+    assert app.screen == sub
+
+
+@pytest.mark.parametrize("sub", ["correct", "hand", "menu"])
+def test_a_maexle_game_resumes_on_the_game_screen_with_the_announcement_cut_off(tmp_path, sub):
+    app = kiosk(tmp_path)
+    app.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:54")
+    seen(app)
+    app.choose("reveal")
+    app.on_reading(reading(6, 3))  # 63 holds: two announcements, the second still queued
+    assert app.banner.announcement.text == "63: Ann's 54 holds" and len(app.banners) == 1
+    open_sub_screen(app, sub)
+    # The plug is pulled: nothing is closed or flushed; a new process opens the same state directory.
+    again = kiosk(tmp_path)
+    assert again.resume()
+    assert again.screen == "play" and again.sub == "" and again.hand == [] and again.picked == []
+    shown = [again.banner.announcement.text] + [b.announcement.text for b in again.banners]
+    assert shown == ["63: Ann's 54 holds", "Cy takes 1 penalty point"]  # the outcome was not marked shown
+    view = build(again)
+    assert view.screen == "play" and view.banner.text == "63: Ann's 54 holds"
+    assert view.player == "Cy" and view.prompt == "Shake the cup, peek, announce"
+    assert again.session.tally()["Cy"] == {"drinks": 0, "penalties": 1}
+
+
+def test_a_yacht_game_resumes_from_the_score_sheet_on_the_game_screen(tmp_path):
+    app = kiosk(tmp_path)
+    app.seats = ["Ann", "Bo"]
+    app.game_kind = "yacht"
+    assert app.start_game()
+    app.on_reading(reading(6, 6, 6, 6, 5))
+    app.on_reading(reading(1, 1, 1, 2, 2))  # the order: Ann starts
+    open_sub_screen(app, "sheet")
+    again = kiosk(tmp_path)
+    assert again.resume() and again.screen == "play"
+    shown = [again.banner.announcement.text] + [b.announcement.text for b in again.banners]
+    assert shown == ["Bo rolls 7", "Ann starts"]
+    assert build(again).prompt == "Roll all five dice" and again.session.need.player == "Ann"
