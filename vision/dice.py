@@ -16,34 +16,56 @@ the highest levels, without its side faces.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
 
-from vision.pips import CHROMA
+from vision.pips import colour_distance
 
 SHADOW = 0.35  # weight of darkening against the background
 
 
-@dataclass(eq=False)
 class Blob:
-    """A foreground blob at one level of the ladder, in frame px.
+    """A foreground blob at one level of the ladder, in frame px (shape measures on first use).
 
     contour: (n, 1, 2) int32. area: px^2, holes filled. rect: cv2.minAreaRect. fill: area / rect
     area (1 for a square seen straight). solidity: area / convex hull area. level: index in the
     ladder. children: the blobs at the next level inside this one.
     """
 
-    contour: np.ndarray
-    area: float
-    rect: tuple
-    fill: float
-    solidity: float
-    level: int
-    center: tuple[float, float]
-    box: tuple[int, int, int, int]
-    children: list[Blob] = field(default_factory=list)
+    def __init__(self, contour_map: np.ndarray, scale: float, area: float, level: int):
+        self._c = contour_map
+        self._scale = scale
+        self.area = area
+        self.level = level
+        self.children: list[Blob] = []
+
+    @cached_property
+    def contour(self) -> np.ndarray:
+        return np.round((self._c.astype(np.float32) + 0.5) * self._scale).astype(np.int32)
+
+    @cached_property
+    def rect(self) -> tuple:
+        return cv2.minAreaRect(self.contour)
+
+    @cached_property
+    def fill(self) -> float:
+        return min(1.0, self.area / max(self.rect[1][0] * self.rect[1][1], 1e-6))
+
+    @cached_property
+    def solidity(self) -> float:
+        return min(1.0, self.area / max(cv2.contourArea(cv2.convexHull(self.contour)), 1e-6))
+
+    @cached_property
+    def center(self) -> tuple[float, float]:
+        m = cv2.moments(self.contour)
+        return (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] > 0 else self.rect[0]
+
+    @cached_property
+    def box(self) -> tuple[int, int, int, int]:
+        x, y, w, h = cv2.boundingRect(self.contour)
+        return (int(x), int(y), int(w), int(h))
 
     @property
     def side(self) -> float:
@@ -57,7 +79,7 @@ class Blob:
 
 
 def background(small: np.ndarray) -> np.ndarray:
-    """(h, w, 3) uint8 BGR: the background of ``small`` (a (h, w, 3) uint8 BGR frame) without dice.
+    """(h, w, 3) float32 YCrCb: the background of ``small`` (a (h, w, 3) uint8 BGR frame) without dice.
 
     A median over a thumbnail ~80 px across (its window ~a fifth of the view) removes dice up to
     about a tenth of the view. Then die-sized spots still standing out from that first estimate
@@ -83,7 +105,7 @@ def background(small: np.ndarray) -> np.ndarray:
         mixed = tiny.copy()
         mixed[mask] = bg[mask]
         bg = cv2.medianBlur(mixed, k)
-    bg = cv2.medianBlur(bg, 5)
+    bg = cv2.cvtColor(cv2.medianBlur(bg, 5), cv2.COLOR_BGR2YCrCb).astype(np.float32)
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
@@ -93,11 +115,12 @@ def _odd(k: int) -> int:
 
 def foreground_distance(ycc: np.ndarray, bg_ycc: np.ndarray) -> np.ndarray:
     """(h, w) float32: each pixel's colour distance from the background (both (h, w, 3) float32
-    YCrCb), darkening counted at ``SHADOW``, chroma as in ``vision.pips.contrast_map``."""
-    d = ycc - bg_ycc
-    dy = d[..., 0]
-    dy = np.maximum(dy, -SHADOW * dy)
-    return np.sqrt(dy * dy + CHROMA * (d[..., 1] ** 2 + d[..., 2] ** 2))
+    YCrCb) as ``vision.pips.colour_distance``, with darkening counted at ``SHADOW`` only."""
+    darker = cv2.min(ycc[..., 0], bg_ycc[..., 0])
+    # Luma lifted towards the background where darker: the shadow's darkening counts at SHADOW.
+    lifted = ycc.copy()
+    lifted[..., 0] = ycc[..., 0] + (1.0 - SHADOW) * (bg_ycc[..., 0] - darker)
+    return colour_distance(lifted, bg_ycc)
 
 
 def blob_tree(dist: np.ndarray, levels: tuple[float, ...], scale: float, min_area: float,
@@ -110,39 +133,32 @@ def blob_tree(dist: np.ndarray, levels: tuple[float, ...], scale: float, min_are
     opener = np.ones((3, 3), np.uint8)
     closer = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     roots: list[Blob] = []
-    prev_labels, prev_blobs = None, {}
+    prev: list[Blob] = []
+    prev_labels = None
     s2 = scale * scale
     for li, t in enumerate(levels):
         binary = cv2.morphologyEx((dist > t).astype(np.uint8), cv2.MORPH_CLOSE, closer)
         binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, opener)
         if not binary.any():
             break
-        _, labels = cv2.connectedComponents(binary, connectivity=8)
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        blobs: dict[int, Blob] = {}
+        blobs: list[Blob] = []
         for c in contours:
             area = cv2.contourArea(c) * s2
             if area < min_area or area > max_area:
                 continue
+            blob = Blob(c, scale, area, li)
+            blobs.append(blob)
             x, y = c[0, 0]
-            blob = _blob(c, area, li, scale)
-            blobs[int(labels[y, x])] = blob
-            parent = prev_blobs.get(int(prev_labels[y, x])) if prev_labels is not None else None
-            (parent.children if parent is not None else roots).append(blob)
-        prev_labels, prev_blobs = labels, blobs
+            k = int(prev_labels[y, x]) if prev_labels is not None else 0
+            (prev[k - 1].children if k else roots).append(blob)
+        # Which blob of this level covers each point, for the next level's blobs to find a parent
+        # (a blob at a higher cut lies inside one at this cut).
+        prev = blobs
+        prev_labels = np.zeros(binary.shape, np.uint16)
+        for k, blob in enumerate(blobs, start=1):
+            cv2.drawContours(prev_labels, [blob._c], -1, k, -1)
     return roots
-
-
-def _blob(c: np.ndarray, area: float, level: int, scale: float) -> Blob:
-    cf = (c.astype(np.float32) + 0.5) * scale
-    rect = cv2.minAreaRect(cf)
-    rect_area = max(rect[1][0] * rect[1][1], 1e-6)
-    hull_area = max(cv2.contourArea(cv2.convexHull(cf)), 1e-6)
-    m = cv2.moments(cf)
-    center = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] > 0 else rect[0]
-    x, y, w, h = cv2.boundingRect(cf)
-    return Blob(np.round(cf).astype(np.int32), area, rect, min(1.0, area / rect_area),
-                min(1.0, area / hull_area), level, center, (x, y, w, h))
 
 
 def walk(blob: Blob):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 import cv2
@@ -63,7 +64,7 @@ class _Die:
         box = cv2.medianBlur(bgr[y0:y1, x0:x1], 3)
         self.scale = s = float(np.clip(SIDE / side, 0.2, 3.0))
         size = (max(4, int(round((x1 - x0) * s))), max(4, int(round((y1 - y0) * s))))
-        box = cv2.resize(box, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        box = cv2.resize(box, size, interpolation=cv2.INTER_AREA if s < 0.6 else cv2.INTER_LINEAR)
         self.x0, self.y0 = x0, y0
         self.side = side = side * s
         self.mask = np.zeros((size[1], size[0]), np.uint8)
@@ -72,23 +73,35 @@ class _Die:
         self.ycc = cv2.cvtColor(box, cv2.COLOR_BGR2YCrCb).astype(np.float32)
         k = max(3, int(side * 0.1) | 1)
         self.inside = cv2.erode(self.mask, _disk(k), borderValue=0)
-        core = cv2.erode(self.mask, _disk(max(3, int(side * 0.3) | 1)), borderValue=0)
         self.face = _face_colour(self.ycc, self.inside if self.inside.any() else self.mask)
         self.contrast = contrast_map(self.ycc, self.face)
-        kn = max(3, int(side * 0.2) | 1)
-        self.near = cv2.dilate(self.mask, _disk(kn))
-        # How deep inside the region each point lies (px to its edge): a face centre lies deep,
-        # whether or not side faces widen the region on one side.
-        self.depth = cv2.distanceTransform(self.mask, cv2.DIST_L2, 3)
-        m = cv2.moments(self.mask, binaryImage=True)
-        self.center = ((m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] > 0
-                       else (self.mask.shape[1] / 2.0, self.mask.shape[0] / 2.0))
-        self.top = self._top_face_mask(core)
 
-    def _top_face_mask(self, core: np.ndarray) -> tuple[tuple[float, float], float] | None:
+    # Needed only once pips are found: computed on first use.
+
+    @cached_property
+    def near(self) -> np.ndarray:
+        """The region grown by a tenth of the die: where a face's corners may still lie."""
+        return cv2.dilate(self.mask, _disk(max(3, int(self.side * 0.2) | 1)))
+
+    @cached_property
+    def depth(self) -> np.ndarray:
+        """How deep inside the region each point lies (px to its edge)."""
+        return cv2.distanceTransform(self.mask, cv2.DIST_L2, 3)
+
+    @cached_property
+    def center(self) -> tuple[float, float]:
+        """The region's centroid (box px)."""
+        m = cv2.moments(self.mask, binaryImage=True)
+        if m["m00"] <= 0:
+            return (self.mask.shape[1] / 2.0, self.mask.shape[0] / 2.0)
+        return (m["m10"] / m["m00"], m["m01"] / m["m00"])
+
+    @cached_property
+    def top(self) -> tuple[tuple[float, float], float] | None:
         """(centre (x, y), side px) of the top face: the face-coloured part of the region joined to
         its middle, pips closed over. Side faces, shaded otherwise, and shadows fall outside it.
         None when no such part stands clear of the rest (then the region is the face)."""
+        core = cv2.erode(self.mask, _disk(max(3, int(self.side * 0.3) | 1)), borderValue=0)
         level = float(np.median(self.contrast[core > 0])) if core.any() else 0.0
         flat = ((self.contrast < max(20.0, 3.0 * level)) & (self.mask > 0)).astype(np.uint8)
         k = max(3, int(self.side * 0.22) | 1)
@@ -133,19 +146,32 @@ class _Die:
 
 
 FACE_SAMPLES = (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5)  # grid coordinates sampled across a face
+# Per value, the sample points of a face away from its pips (0.6 grid steps or more).
+_FACE_POINTS = {v: [(a, b) for a in FACE_SAMPLES for b in FACE_SAMPLES
+                    if min((a - pa) ** 2 + (b - pb) ** 2 for pa, pb in pat) >= 0.36]
+                for v, pat in layout.PATTERNS.items()}
+
+
+def _median(values) -> float:
+    s = sorted(values)
+    n = len(s)
+    return float(s[n // 2]) if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
 
 
 def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
     """(3,) float32: the die's face colour, the most common luma on it (the top face is the
-    largest even patch; shadow, side faces and pips are smaller), as the median of those pixels."""
-    px = ycc[where > 0]
+    largest even patch; shadow, side faces and pips are smaller), as the mean of those pixels."""
+    px = ycc[::2, ::2][where[::2, ::2] > 0]  # every other pixel each way: plenty for a mode
+    if len(px) == 0:
+        px = ycc[where > 0]
     luma = np.clip(px[:, 0], 0, 255).astype(np.int64) >> 3
     hist = np.convolve(np.bincount(luma, minlength=32), (1, 2, 1), mode="same")
     k = int(np.argmax(hist))
     sel = np.abs(luma - k) <= 1
-    return np.median(px[sel], axis=0) if sel.any() else np.median(px, axis=0)
+    return px[sel].mean(axis=0) if sel.any() else px.mean(axis=0)
 
 
+@cache
 def _disk(k: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
@@ -164,29 +190,30 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
     if not pips:
         return FaceRead(None, reason="no pips", pips=shown)
     shapes = np.array([q.shape for q in pips])
-    valid: list[layout.Layout] = []
-    larger: list[set[int]] = []  # the pips of every layout of 3 or more, valid or not
-    tried: list[tuple[int, str]] = []
-    why = "no layout"
-    check = _Checks(d, pips, shapes, p)
     # Radii in the frame's own px: a pip's measured shape is as noisy as its real pixels are few.
-    for lay in layout.candidates([(q.x, q.y) for q in pips], [q.r / d.scale for q in pips], shapes,
-                                 shape_tol=p.shape_tol):
+    cands = layout.candidates([(q.x, q.y) for q in pips], [q.r / d.scale for q in pips], shapes,
+                              shape_tol=p.shape_tol)
+    # Part of a larger layout of alike pips is never the answer, whatever sinks the larger one (a 3
+    # whose far corner sits on the rim must not pass as a 2 of two of its pips): such parts are not
+    # even checked, and if nothing else fits the die is unreadable.
+    larger = [frozenset(lay.members) for lay in cands if lay.value >= 3]
+    check = _Checks(d, pips, shapes, p)
+    valid: list[layout.Layout] = []
+    tried: list[tuple[int, str]] = []
+    why, parts = "no layout", 0
+    for lay in cands:
+        if lay.value >= 2 and any(set(lay.members) < m for m in larger):
+            parts += 1
+            continue
         reason, _ = check(lay)
         if lay.value >= 3:
             tried.append((lay.value, reason))
-            larger.append(set(lay.members))
         if not reason:
             valid.append(lay)
         elif not valid:
             why = reason
-    # Part of a larger layout of alike pips is never the answer, whatever sank the larger one (a 3
-    # whose far corner sits on the rim must not pass as a 2 of two of its pips): the die is unreadable.
-    kept = [lay for lay in valid if lay.value == 1 or not any(set(lay.members) < m for m in larger)]
-    if not kept:
-        return FaceRead(None, reason="part of a layout that does not fit" if valid else why, pips=shown,
-                        tried=tried)
-    valid = kept
+    if not valid:
+        return FaceRead(None, reason=why, pips=shown, tried=tried)
     best, rival = _top_face(valid, d, shapes, d.side)
     if rival is not None:
         return FaceRead(None, reason=f"ambiguous: {best.value} or {rival.value}", pips=shown, tried=tried)
@@ -200,7 +227,7 @@ class _Checks:
 
     def __init__(self, d: _Die, pips: list[Pip], shapes: np.ndarray, p: ReaderParams):
         self.d, self.pips, self.shapes, self.p = d, pips, shapes, p
-        r_typ = float(np.median([q.r for q in pips]))
+        r_typ = _median([q.r for q in pips])
         self.sample = d.sampler(0.6 * r_typ)
         self.squash = [layout.squash(q.shape) for q in pips]
 
@@ -228,6 +255,13 @@ class _Checks:
             if max(self.sample(*pt) for pt in _ring(lay, depth)) > p.empty_share * pip_c:
                 return "1: a pip beside it", False
             return "", False
+        if lay.value == 2:
+            # Any two pips are symmetric about their midpoint: a 2 has only their likeness for it.
+            a, b = (pips[i] for i in mem)
+            if (max(a.r, b.r) > p.two_alike * min(a.r, b.r) or max(a.contrast, b.contrast) > p.two_alike * min(
+                    a.contrast, b.contrast) or layout.shape_distance(a.shape, b.shape) > 0.7 * float(
+                    layout.shape_allowance(p.shape_tol, min(a.r, b.r) / d.scale))):
+                return "2: its pips unlike", False
         step = lay.step
         if not p.step_range[0] * side <= step <= p.step_range[1] * side:
             return f"{lay.value}: grid step {step / side:.2f} of the die", False
@@ -236,14 +270,7 @@ class _Checks:
             return f"{lay.value}: pip size", False
         if max(pips[i].contrast for i in mem) > p.contrast_ratio * pip_c:
             return f"{lay.value}: pip contrast", False
-        if lay.value == 2:
-            # Any two pips are symmetric about their midpoint: a 2 has only their likeness for it.
-            a, b = (pips[i] for i in mem)
-            if (max(a.r, b.r) > p.two_alike * min(a.r, b.r) or max(a.contrast, b.contrast) > p.two_alike * min(
-                    a.contrast, b.contrast) or layout.shape_distance(a.shape, b.shape) > 0.7 * float(
-                    layout.shape_allowance(p.shape_tol, min(a.r, b.r) / d.scale))):
-                return "2: its pips unlike", False
-        r_med = float(np.median([pips[i].r for i in mem]))
+        r_med = _median([pips[i].r for i in mem])
         shape = self.shapes[list(mem)].mean(axis=0)
         for i in others:
             q = pips[i]
@@ -280,14 +307,9 @@ class _Checks:
 
     def _uneven(self, lay: layout.Layout, occupied, pip_c: float) -> float:
         """The share of points on the face, away from its pips, whose contrast is pip-like."""
-        n = bad = 0
-        for a in FACE_SAMPLES:
-            for b in FACE_SAMPLES:
-                if min((a - pa) ** 2 + (b - pb) ** 2 for pa, pb in occupied) < 0.36:
-                    continue
-                n += 1
-                bad += self.sample(*lay.to_image(a, b)) > 0.4 * pip_c
-        return bad / max(n, 1)
+        points = _FACE_POINTS[lay.value]
+        bad = sum(self.sample(*lay.to_image(a, b)) > 0.4 * pip_c for a, b in points)
+        return bad / max(len(points), 1)
 
     def _centred_one(self, q: Pip) -> bool:
         """Whether a lone pip sits where a 1's would: in the middle of the top face (of the whole
@@ -358,7 +380,7 @@ def _face_luma(lay: layout.Layout, d: _Die, side: float) -> float:
         pts = [lay.to_image(0.55 * sa, 0.55 * sb) for sa in (-1, 1) for sb in (-1, 1)]
     h, w = d.ycc.shape[:2]
     vals = [float(d.ycc[int(round(y)), int(round(x)), 0]) for x, y in pts if 0 <= round(x) < w and 0 <= round(y) < h]
-    return float(np.median(vals)) if vals else 0.0
+    return _median(vals) if vals else 0.0
 
 
 def _squash(lay: layout.Layout, shapes: np.ndarray) -> float:

@@ -106,10 +106,12 @@ def shape_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(a - b))
 
 
-def squash(shape: np.ndarray) -> float:
+def squash(shape) -> float:
     """The major/minor axis ratio of a shape (1 = seen straight on)."""
-    ev = np.linalg.eigvalsh(shape)
-    return math.sqrt(max(float(ev[1]), 1e-9) / max(float(ev[0]), 1e-9))
+    a, c, b = float(shape[0][0]), float(shape[0][1]), float(shape[1][1])
+    root = math.sqrt(((a - b) / 2.0) ** 2 + c * c)
+    hi, lo = (a + b) / 2.0 + root, (a + b) / 2.0 - root
+    return math.sqrt(max(hi, 1e-9) / max(lo, 1e-9))
 
 
 def shape_allowance(shape_tol, radius):
@@ -185,30 +187,35 @@ def candidates(
 
     # 4 and 5: two diagonals sharing a midpoint; 6: and a third pair along one axis.
     quads = []
-    for a in range(len(pairs)):
+    if len(pairs) < 2:
+        return out
+    # Pairs of pairs whose midpoints nearly meet, found at once.
+    pa = np.array([(q[2], q[3], q[6]) for q in pairs])
+    dmid = np.hypot(pa[:, None, 0] - pa[None, :, 0], pa[:, None, 1] - pa[None, :, 1])
+    near = np.triu(dmid <= tol * 0.75 * np.minimum(pa[:, None, 2], pa[None, :, 2]), 1)
+    for a, b in zip(*np.nonzero(near)):
         i, j, mx1, my1, hx1, hy1, hl1 = pairs[a]
-        for b in range(a + 1, len(pairs)):
-            k, l, mx2, my2, hx2, hy2, hl2 = pairs[b]
-            dm = math.hypot(mx1 - mx2, my1 - my2)
-            if dm > tol * 0.75 * min(hl1, hl2) or len({i, j, k, l}) < 4 or not alike((i, j, k, l)):
-                continue
-            u, v = ((hx1 + hx2) / 2.0, (hy1 + hy2) / 2.0), ((hx1 - hx2) / 2.0, (hy1 - hy2) / 2.0)
-            if not _axes_ok(u, v, max_ratio, min_sine):
-                continue
-            step = min(math.hypot(*u), math.hypot(*v))
-            mis = dm / step
-            members = (i, k, j, l)
-            if mis > tol or shape_distance(face_shape(u, v), s[list(members)].mean(axis=0)) > shape_allowance(
-                    shape_tol, min(r[q] for q in members)):
-                continue
-            c = ((mx1 + mx2) / 2.0, (my1 + my2) / 2.0)
-            quads.append((members, c, u, v, mis, step))
-            out.append(Layout(4, members, c, u, v, mis))
-            for m in range(n):
-                if m not in members and all(okl[m][q] for q in members):
-                    mm = max(mis, math.hypot(p[m][0] - c[0], p[m][1] - c[1]) / step)
-                    if mm <= tol:
-                        out.append(Layout(5, members + (m,), c, u, v, mm))
+        k, l, mx2, my2, hx2, hy2, hl2 = pairs[b]
+        dm = float(dmid[a, b])
+        if len({i, j, k, l}) < 4 or not alike((i, j, k, l)):
+            continue
+        u, v = ((hx1 + hx2) / 2.0, (hy1 + hy2) / 2.0), ((hx1 - hx2) / 2.0, (hy1 - hy2) / 2.0)
+        if not _axes_ok(u, v, max_ratio, min_sine):
+            continue
+        step = min(math.hypot(*u), math.hypot(*v))
+        mis = dm / step
+        members = (i, k, j, l)
+        if mis > tol or shape_distance(face_shape(u, v), s[list(members)].mean(axis=0)) > shape_allowance(
+                shape_tol, min(r[q] for q in members)):
+            continue
+        c = ((mx1 + mx2) / 2.0, (my1 + my2) / 2.0)
+        quads.append((members, c, u, v, mis, step))
+        out.append(Layout(4, members, c, u, v, mis))
+        for m in range(n):
+            if m not in members and all(okl[m][q] for q in members):
+                mm = max(mis, math.hypot(p[m][0] - c[0], p[m][1] - c[1]) / step)
+                if mm <= tol:
+                    out.append(Layout(5, members + (m,), c, u, v, mm))
     for members, c, u, v, mis, step in quads:
         for g, h, mx, my, hx, hy, hl in pairs:
             if g in members or h in members or not all(okl[g][q] and okl[h][q] for q in members):

@@ -30,22 +30,39 @@ class Pip:
     shape: np.ndarray
 
 
-def contrast_map(ycc: np.ndarray, face: np.ndarray) -> np.ndarray:
-    """(H, W) float32: the colour distance of each pixel of ``ycc`` ((H, W, 3) float32 YCrCb, 8-bit
-    scale) from the face colour ``face`` (3,). Chroma counts three times: a blue pip on a white die
-    differs mostly in chroma, chroma is steadier under shading than luma, and YCrCb's chroma axes
-    span less than its luma."""
-    d = ycc - face.reshape(1, 1, 3).astype(np.float32)
-    return np.sqrt(d[..., 0] ** 2 + CHROMA * (d[..., 1] ** 2 + d[..., 2] ** 2))
-
-
 CHROMA = 3.0
+_WEIGHTS = np.array([[1.0, CHROMA, CHROMA]], np.float32)
+
+
+def colour_distance(ycc: np.ndarray, ref) -> np.ndarray:
+    """(H, W) float32: the distance of each pixel of ``ycc`` ((H, W, 3) float32 YCrCb, 8-bit scale)
+    from ``ref``, a colour (3,) or an image like ``ycc``: sqrt(dY^2 + CHROMA (dCr^2 + dCb^2)).
+    Chroma counts three times: a blue pip on a white die differs mostly in chroma, chroma is steadier
+    under shading than luma, and YCrCb's chroma axes span less than its luma."""
+    if isinstance(ref, np.ndarray) and ref.ndim == 3:
+        d = cv2.subtract(ycc, ref)
+    else:
+        c = [float(v) for v in np.ravel(ref)]
+        d = cv2.subtract(ycc, (c[0], c[1], c[2], 0.0))
+    return cv2.sqrt(cv2.transform(cv2.multiply(d, d), _WEIGHTS))
+
+
+def contrast_map(ycc: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """(H, W) float32: each pixel's ``colour_distance`` from the face colour ``face`` (3,)."""
+    return colour_distance(ycc, face)
+
+
+def _smooth(img: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of ``sigma`` px, as two box blurs of the same variance (cost independent of
+    sigma; a triangle kernel finds blobs as well)."""
+    k = max(1, int(round(np.sqrt(6.0 * sigma * sigma + 1.0))))
+    return cv2.blur(cv2.blur(img, (k, k)), (k, k))
 
 
 def pip_response(contrast: np.ndarray, sigma: float) -> np.ndarray:
     """(H, W) float32: a difference of Gaussians (sigma, 2 sigma) of a contrast map: peaks at the
     centres of disks of radius ~1.4 sigma, also of disks that nearly touch."""
-    return cv2.GaussianBlur(contrast, (0, 0), sigma) - cv2.GaussianBlur(contrast, (0, 0), sigma * 2.0)
+    return _smooth(contrast, sigma) - _smooth(contrast, sigma * 2.0)
 
 
 SCALES = (0.8, 1.5)  # pip radii tried, as multiples of the expected one
@@ -76,9 +93,13 @@ def find_pips(
     # The response at a few pip sizes around the expected one (dice differ; a 1's pip is larger);
     # each pixel keeps its best, a difference of Gaussians being about scale-invariant.
     radii = [radius * size * f for f in SCALES]
-    stack = np.stack([pip_response(contrast, max(0.7, r / 1.414)) for r in radii])
-    best = stack.argmax(axis=0)
-    resp = stack.max(axis=0)
+    resp = pip_response(contrast, max(0.7, radii[0] / 1.414))
+    best = np.zeros(resp.shape, np.uint8)
+    for i, r in enumerate(radii[1:], start=1):
+        other = pip_response(contrast, max(0.7, r / 1.414))
+        better = other > resp
+        best[better] = i
+        resp = np.maximum(resp, other)
     r_small = radii[0]
     k = max(3, int(round(r_small * 1.6)) | 1)
     local_max = resp >= cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -113,7 +134,11 @@ def find_pips(
     pr = np.array([q[2] for q in peaks], np.float32)
     peak_c = contrast[py.astype(int), px.astype(int)]
     thr = (peak_c + base) / 2.0
-    ys, xs = np.nonzero(contrast > thr.min())
+    reach = 2.0 * float(pr.max())
+    bx0, by0 = max(0, int(px.min() - reach)), max(0, int(py.min() - reach))
+    bx1, by1 = int(px.max() + reach) + 1, int(py.max() + reach) + 1
+    ys, xs = np.nonzero(contrast[by0:by1, bx0:bx1] > thr.min())
+    xs, ys = xs + bx0, ys + by0
     d2 = (xs[:, None] - px[None, :]) ** 2 + (ys[:, None] - py[None, :]) ** 2
     k = d2.argmin(axis=1)
     keep = (contrast[ys, xs] > thr[k]) & (d2[np.arange(len(k)), k] <= (2.0 * pr[k]) ** 2)

@@ -69,10 +69,10 @@ def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
     h, w = bgr.shape[:2]
     small = cv2.medianBlur(cv2.resize(bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA), 3)
     if ref is not None:
-        bg = cv2.GaussianBlur(cv2.resize(ref, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0)
+        bg = _ycc(cv2.GaussianBlur(cv2.resize(ref, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0))
     else:
         bg = background(small)
-    dist = foreground_distance(_ycc(small), _ycc(bg))
+    dist = foreground_distance(_ycc(small), bg)
     roots = blob_tree(dist, p.levels, 2.0, (p.min_die * 0.8) ** 2, (p.max_die * 1.6) ** 2)
     ctx = _Context(bgr, p)
     ctx.debug["blobs"] = roots
