@@ -42,7 +42,7 @@ PYTHON=${DICETABLE_PYTHON:-/usr/bin/python3}
 # SDL2 and its image/ttf/mixer parts: pygame's kmsdrm screen, fonts and sound; DejaVu: Latin and
 # Cyrillic glyphs for all four languages.
 APT_PACKAGES="python3 python3-venv python3-pip python3-numpy python3-picamera2 python3-lgpio \
-libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-ttf-2.0-0 libsdl2-mixer-2.0-0 fonts-dejavu-core"
+libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-ttf-2.0-0 libsdl2-mixer-2.0-0 fonts-dejavu-core espeak-ng"
 
 say() { printf '==> %s\n' "$*"; }
 # Every command that changes the system goes through run: printed, and skipped under --dry-run.
