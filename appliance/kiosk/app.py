@@ -42,8 +42,9 @@ class Hooks:
     """What the world outside the core wants to hear (all optional).
 
     announce(list[Announcement]): every outcome's announcements, when they are taken (the demo's
-        transcript, the voice). expect(dice: int | None): how many dice the camera should look for
-        now (the settle detector's input). reread(): read the dice lying now again (after an undo).
+        transcript, the voice). expect(dice: int): how many dice the game's rolls have (the settle
+        detector's input), called when it changes; see :attr:`App.camera_dice`. reread(): read the
+        dice lying now again (after an undo).
     sound(name): a sound effect, "settled" (a roll was taken from the camera) or "reveal".
     """
 
@@ -106,7 +107,11 @@ class App:
         self.focus = -1
         self.quit = False
         self._ended_sessions: list[Session] = []  # without a store: the evening's ended games
-        self._last_expect: int | None | str = "unset"
+        # The dice count the camera was last told (hooks.expect), None before any. It is kept while
+        # no roll is due (a Mäxle cup down, a Yacht declaration, a dialog): changing it would make
+        # the settle detector read the still dice again for nothing, and a reading that differs by
+        # noise could then pass for a new roll.
+        self.camera_dice: int | None = None
         self._last_kind = ""
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
 
@@ -633,15 +638,15 @@ class App:
         return counts_total(*ended, *current)
 
     def _expect(self) -> None:
-        """Tell the camera pipeline how many dice to look for (when it changed). When the Mäxle cup
-        is to be lifted, the camera reads afresh: dice it saw too early (the cup came off before
-        REVEAL) must count now."""
+        """Tell the camera pipeline how many dice the next roll has, when that changes (the count
+        stays while no roll is due: see ``camera_dice``). When the Mäxle cup is to be lifted, the
+        camera reads afresh: dice it saw too early (the cup came off before REVEAL) must count now."""
         dice, kind = None, ""
         if self.session is not None and self.screen in IN_GAME and not self.session.over:
             need = self.session.need
             dice, kind = need.dice, need.kind
-        if dice != self._last_expect:
-            self._last_expect = dice
+        if dice is not None and dice != self.camera_dice:
+            self.camera_dice = dice
             if self.hooks.expect:
                 self.hooks.expect(dice)
         if kind == "lift" and self._last_kind != "lift" and self.hooks.reread:

@@ -330,3 +330,27 @@ def test_a_misread_reroll_is_replaced_by_hand_not_counted_as_another_roll(rig):
     rig.tap("handok")
     assert s.last_roll == [2, 2, 2, 3, 6] and s.need.raw["rolls_left"] == 1
     assert s.roll_sources == {"camera": 2, "hand": 1}
+
+
+def test_the_camera_keeps_its_dice_count_while_no_roll_is_due_and_reads_nothing_again(rig):
+    """A Yacht turn: the camera is told "5 dice" once. While the player declares (no roll due) the
+    count stays, so the settle detector does not read the still dice again under another count (a
+    reading that differs by noise could pass for a new roll)."""
+    told = []
+    expect = rig.app.hooks.expect
+    rig.app.hooks.expect = lambda n: (told.append(n), expect(n))
+    calls = []
+    reader = rig.table.reader
+    rig.pipeline.detector.reader = lambda *a, **kw: (calls.append(1), reader(*a, **kw))[1]
+    start(rig, "yacht", ["Ann"])
+    rig.throw(6, 6, 5, 2, 1)
+    assert rig.app.session.need.kind == "declare"
+    before = len(calls)
+    rig.frames(30)
+    assert len(calls) == before  # the dice lie still and were read: nothing to read again
+    rig.tap("declare:sixes")
+    rig.frames(30)
+    assert len(calls) == before and told == [5]
+    rig.throw(6, 6, 6, 2, 1)
+    assert rig.app.session.need.raw["rolls_left"] == 1 and told == [5]
+
