@@ -205,6 +205,7 @@ class App:
         outcome = self.session.dice(reading)
         if outcome.accepted:
             self.screen, self.sub = "play", ""
+            self.message = ""  # a "cannot read" about an earlier throw is over: this one counted
             self._sound("settled")
             self._took(outcome)
         elif outcome.problem:

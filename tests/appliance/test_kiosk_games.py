@@ -354,3 +354,11 @@ def test_the_camera_keeps_its_dice_count_while_no_roll_is_due_and_reads_nothing_
     rig.throw(6, 6, 6, 2, 1)
     assert rig.app.session.need.raw["rolls_left"] == 1 and told == [5]
 
+
+def test_a_roll_taken_clears_the_problem_said_about_the_throw_before(rig):
+    start(rig, "biscuit", ["Ann", "Bo", "Cy"])
+    rig.table.unreadable()
+    rig.frames(40)
+    assert "glare" in rig.app.message
+    rig.throw(2, 4)  # thrown again: read and taken
+    assert rig.app.session.game.actions == [{"roll": [2, 4]}] and rig.app.message == ""
