@@ -107,6 +107,9 @@ class CameraPipeline:
             self._frame = frame.image
             if update.state == "moving":
                 self._dice, self._ok, self._status = (), True, _("Dice moving…")
+            elif update.reading is not None and not update.reading.ok and not update.reading.dice:
+                # Nothing that looks like a die (the Mäxle cup is down, a hand, an empty tray): no fault.
+                self._dice, self._ok, self._status = (), True, _("No dice in view")
             elif update.reading is not None:
                 r = update.reading
                 self._dice, self._ok = r.dice, r.ok

@@ -84,3 +84,19 @@ def test_read_again_asks_the_settle_detector_to_forget_in_the_stepping_thread():
     assert detector.forgotten == 1
     pipeline.step()
     assert detector.forgotten == 1
+
+
+def test_a_scene_without_dice_is_said_plainly_not_as_a_reading_fault():
+    """The Mäxle cup down, an empty tray: the live view's caption says no dice are in view, in the
+    colour of a good reading, not "Cannot read" in red."""
+    from vision.reading import unreadable
+
+    table = SyntheticTable(2, seed=4)  # nothing thrown yet: an empty tray
+    pipeline = CameraPipeline(table, SettleDetector(lambda image, **kw: unreadable("no dice"), 2), lambda r: None)
+    shown = []
+    for _ in range(40):
+        pipeline.step()
+        frame, dice, ok, status = pipeline.feed()
+        shown.append((status, ok, dice))
+    assert ("No dice in view", True, ()) in shown  # while the still scene is being read
+    assert all(ok and "Cannot read" not in status for status, ok, _dice in shown)
