@@ -291,6 +291,7 @@ def _biscuit(app, s, need, view: View) -> None:
                                            style="primary" if len(app.picked) == count else "disabled"))
         view.columns = 3
     elif need.kind == "thumbs":
+        view.player = _("Everyone")  # the whole table races; the header would repeat the prompt otherwise
         view.prompt = _("Thumbs on foreheads! Who was last?")
         view.choices = [Choice(f"thumbs:{p}", p) for p in need.options]
         view.columns = 3

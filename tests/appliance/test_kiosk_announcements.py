@@ -133,7 +133,8 @@ def test_three_four_goes_straight_to_the_thumbs_race_not_to_rolling_for_seven():
     said = t.roll(4, 3)
     assert said == [("Ann takes 1 sip", "a 3: the Biscuit steps down"),
                     ("Thumbs on foreheads!", "The last one is the new Biscuit")]
-    assert t.view().prompt == "Thumbs on foreheads! Who was last?"
+    view = t.view()
+    assert view.prompt == "Thumbs on foreheads! Who was last?" and view.player == "Everyone"
 
 
 def test_under_three_only_a_roll_with_a_three_is_the_three_row_alone():
