@@ -72,6 +72,14 @@ class Blob:
         """The side of a square of the same area, px."""
         return float(np.sqrt(self.area))
 
+    @cached_property
+    def inscribed(self) -> float:
+        """The diameter of the largest disk inside the blob, px: one die's side in a cluster of dice."""
+        x, y, w, h = cv2.boundingRect(self._c)
+        mask = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(mask, [self._c - np.array([[x - 1, y - 1]], np.int32)], -1, 255, -1)
+        return float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) * 2.0 * self._scale
+
     @property
     def aspect(self) -> float:
         w, h = self.rect[1]

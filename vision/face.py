@@ -31,19 +31,34 @@ if TYPE_CHECKING:
     from vision.reader import ReaderParams
 
 
+@dataclass(frozen=True)
+class FaceDie:
+    """One die read in a region: ``value`` 1-6, its top face's ``center`` (x, y) and axis-aligned
+    ``box`` (x, y, w, h) in frame px, ``confidence`` 0-1, the ``layout`` read (box px) and the face's
+    ``area`` in frame px^2 (0 when unknown)."""
+
+    value: int
+    center: tuple[float, float]
+    box: tuple[int, int, int, int]
+    confidence: float
+    area: float
+    layout: layout.Layout
+
+
 @dataclass
 class FaceRead:
-    """What one region says: ``value`` 1-6 with its face ``center`` (x, y) frame px and
-    ``confidence`` 0-1, or value None and ``reason``. pips (frame px) and layout for display."""
+    """What one region says: the ``dice`` read in it (usually one; several when it holds touching
+    dice), or none and the ``reason``. pips (frame px) and tried (value, why not, for layouts of 3
+    or more pips) are for display."""
 
-    value: int | None
-    center: tuple[float, float] = (0.0, 0.0)
-    confidence: float = 0.0
+    dice: list[FaceDie] = field(default_factory=list)
     reason: str = ""
     pips: list[Pip] = field(default_factory=list)
-    layout: layout.Layout | None = None
-    tried: list[tuple[int, str]] = field(default_factory=list)  # (value, why not) of layouts of 3+
-    face_area: float = 0.0  # px^2 of the face the layout implies (0: unknown)
+    tried: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def value(self) -> int | None:
+        return self.dice[0].value if self.dice else None
 
 
 SIDE = 48.0  # px: each die is read at this scale (its box resampled so the die spans it)
@@ -97,26 +112,40 @@ class _Die:
         return (m["m10"] / m["m00"], m["m01"] / m["m00"])
 
     @cached_property
-    def top(self) -> tuple[tuple[float, float], float] | None:
-        """(centre (x, y), side px) of the top face: the face-coloured part of the region joined to
-        its middle, pips closed over. Side faces, shaded otherwise, and shadows fall outside it.
-        None when no such part stands clear of the rest (then the region is the face)."""
+    def _flat(self):
+        """Labels of the face-coloured patches of the region (pips closed over): the top face is
+        one, each side face (shaded otherwise) or shadow another. (count, labels, stats, centroids)."""
         core = cv2.erode(self.mask, _disk(max(3, int(self.side * 0.3) | 1)), borderValue=0)
         level = float(np.median(self.contrast[core > 0])) if core.any() else 0.0
         flat = ((self.contrast < max(20.0, 3.0 * level)) & (self.mask > 0)).astype(np.uint8)
-        k = max(3, int(self.side * 0.22) | 1)
-        flat = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, _disk(k))
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(flat, connectivity=4)
-        if n <= 1:
+        flat = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, _disk(max(3, int(self.side * 0.22) | 1)))
+        return cv2.connectedComponentsWithStats(flat, connectivity=4)
+
+    def patch_at(self, x: float, y: float) -> tuple[int, tuple[float, float], float] | None:
+        """(label, centre (x, y), side px) of the face-coloured patch at a point, None if none."""
+        n, labels, stats, cents = self._flat
+        ix, iy = int(round(x)), int(round(y))
+        h, w = labels.shape
+        if not (0 <= ix < w and 0 <= iy < h) or labels[iy, ix] == 0:
             return None
+        k = int(labels[iy, ix])
+        return k, (float(cents[k][0]), float(cents[k][1])), float(np.sqrt(stats[k, cv2.CC_STAT_AREA]))
+
+    def in_patch(self, k: int, x: float, y: float) -> bool:
+        _, labels, _, _ = self._flat
+        ix, iy = int(round(x)), int(round(y))
+        h, w = labels.shape
+        return 0 <= ix < w and 0 <= iy < h and int(labels[iy, ix]) == k
+
+    @cached_property
+    def top(self) -> tuple[tuple[float, float], float] | None:
+        """(centre (x, y), side px) of the top face: the face-coloured patch at the region's
+        deepest point. None when none stands clear of the rest (then the region is the face)."""
         y, x = np.unravel_index(int(np.argmax(self.depth)), self.depth.shape)
-        lab = labels[y, x]
-        if lab == 0:
+        found = self.patch_at(float(x), float(y))
+        if found is None or found[2] < 0.55 * self.side:
             return None
-        area = float(stats[lab, cv2.CC_STAT_AREA])
-        if area < 0.3 * self.side * self.side:
-            return None
-        return (float(cents[lab][0]), float(cents[lab][1])), float(np.sqrt(area))
+        return found[1], found[2]
 
     def to_frame(self, x: float, y: float) -> tuple[float, float]:
         """A box point in frame px."""
@@ -176,19 +205,29 @@ def _disk(k: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
-def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams) -> FaceRead:
-    """Read the die in one region of a frame.
+def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams,
+              seen: list[Pip] = ()) -> FaceRead:
+    """Read the dice in one region of a frame.
 
     bgr: (H, W, 3) uint8 BGR, the whole frame. contour: (n, 1, 2) int32, the region's outline in
-    frame px. side: the die's side in px (the region's square root of area).
-    Returns a FaceRead: a value with its confidence, or None with the reason.
+    frame px. side: one die's side in px. seen: pips (frame px) found in a larger region around this
+    one whose reading failed: a tighter region may cut some off, yet they must be explained too.
+    Returns a FaceRead: the dice read with their confidence, or none and the reason.
     """
     d = _Die(bgr, contour, side)
+    # Up to max_pips for each die's area the region holds (a cluster of touching dice has more).
+    limit = int(p.max_pips * max(1.0, cv2.countNonZero(d.mask) / (d.side * d.side)))
     pips = find_pips(d.contrast, d.inside, d.side, min_response=p.min_pip_response,
-                     relative=p.min_pip_share)[: p.max_pips]
+                     relative=p.min_pip_share, limit=limit + 1)
     shown = [Pip(*d.to_frame(q.x, q.y), q.r / d.scale, q.contrast, q.shape) for q in pips]
     if not pips:
-        return FaceRead(None, reason="no pips", pips=shown)
+        return FaceRead(reason="no pips", pips=shown)
+    if len(pips) > limit:
+        return FaceRead(reason="more pip-like spots than its dice can hold", pips=shown)
+    for q in seen:
+        x, y = (q.x - d.x0) * d.scale, (q.y - d.y0) * d.scale
+        if all((x - o.x) ** 2 + (y - o.y) ** 2 > (o.r + q.r * d.scale) ** 2 for o in pips):
+            pips.append(Pip(x, y, q.r * d.scale, q.contrast, q.shape))
     shapes = np.array([q.shape for q in pips])
     # Radii in the frame's own px: a pip's measured shape is as noisy as its real pixels are few.
     cands = layout.candidates([(q.x, q.y) for q in pips], [q.r / d.scale for q in pips], shapes,
@@ -213,13 +252,34 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
         elif not valid:
             why = reason
     if not valid:
-        return FaceRead(None, reason=why, pips=shown, tried=tried)
-    best, rival = _top_face(valid, d, shapes, d.side)
-    if rival is not None:
-        return FaceRead(None, reason=f"ambiguous: {best.value} or {rival.value}", pips=shown, tried=tried)
-    area = best.area if best.value > 1 else (d.top[1] ** 2 if d.top is not None else 0.0)
-    return FaceRead(best.value, d.to_frame(*best.center), check.confidence(best), pips=shown,
-                    layout=best, tried=tried, face_area=area / d.scale ** 2)
+        return FaceRead(reason=why, pips=shown, tried=tried)
+    # A pip that passes as a 1 sits alone in the middle of its own face: no 2 has it at a corner
+    # (such a 2 takes a pip of another face, a side face's or a neighbour's). Three pips or more
+    # in a layout outweigh that evidence.
+    ones = {lay.members[0] for lay in valid if lay.value == 1}
+    valid = [lay for lay in valid if lay.value != 2 or not ones.intersection(lay.members)]
+    faces, problem = _dice_faces(valid, d, shapes, d.side)
+    if problem:
+        return FaceRead(reason=problem, pips=shown, tried=tried)
+    return FaceRead([_face_die(lay, d, check) for lay in faces], pips=shown, tried=tried)
+
+
+def _face_die(lay: layout.Layout, d: _Die, check: _Checks) -> FaceDie:
+    """A read face as a FaceDie in frame px."""
+    if lay.value > 1:
+        corners = [d.to_frame(*lay.to_image(1.85 * a, 1.85 * b)) for a in (-1, 1) for b in (-1, 1)]
+        area = lay.area
+    elif d.patch_at(*lay.center) is not None:
+        _, (fx, fy), fs = d.patch_at(*lay.center)
+        corners = [d.to_frame(fx + 0.5 * fs * a, fy + 0.5 * fs * b) for a in (-1, 1) for b in (-1, 1)]
+        area = fs * fs
+    else:
+        h, w = d.mask.shape
+        corners = [d.to_frame(0, 0), d.to_frame(w, h)]
+        area = 0.0
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    box = (int(min(xs)), int(min(ys)), int(round(max(xs) - min(xs))), int(round(max(ys) - min(ys))))
+    return FaceDie(lay.value, d.to_frame(*lay.center), box, check.confidence(lay), area / d.scale ** 2, lay)
 
 
 class _Checks:
@@ -244,15 +304,22 @@ class _Checks:
             q = pips[mem[0]]
             if not p.one_radius[0] * side <= q.r <= p.one_radius[1] * side:
                 return "1: pip size", False
+            # A 1's face: the face-coloured patch around its pip (side faces, shaded otherwise, are
+            # other patches). The pip sits in its middle, alone, and the patch is a die's face.
+            found = d.patch_at(cx, cy)
+            if found is None:
+                return "1: no face around the pip", False
+            k, (fx, fy), fs = found
+            if fs < p.one_face * side:
+                return "1: no face around the pip", True
+            if math.hypot(cx - fx, cy - fy) > p.one_offset * fs:
+                return "1: not in the middle of its face", True
             for i in others:
-                if math.hypot(pips[i].x - cx, pips[i].y - cy) < 0.4 * side and pips[i].contrast > 0.5 * pip_c:
+                if pips[i].contrast > 0.5 * pip_c and d.in_patch(k, pips[i].x, pips[i].y):
                     return "1: other pip on the face", False
-            depth = d.depth_at(cx, cy)
-            if depth < p.one_depth * side or not self._centred_one(q):
-                return "1: not in the middle of the die", True
-            # Wherever a 2-6 would put pips, at any rotation, the face must be empty. The face's
-            # half-width is about the pip's depth in the region.
-            if max(self.sample(*pt) for pt in _ring(lay, depth)) > p.empty_share * pip_c:
+            # Wherever a 2-6 would put pips, at any rotation, the face must be empty.
+            if max((self.sample(*pt) for pt in _ring(lay, 0.5 * fs) if d.in_patch(k, *pt)),
+                   default=0.0) > p.empty_share * pip_c:
                 return "1: a pip beside it", False
             return "", False
         if lay.value == 2:
@@ -270,19 +337,10 @@ class _Checks:
             return f"{lay.value}: pip size", False
         if max(pips[i].contrast for i in mem) > p.contrast_ratio * pip_c:
             return f"{lay.value}: pip contrast", False
-        r_med = _median([pips[i].r for i in mem])
-        shape = self.shapes[list(mem)].mean(axis=0)
         for i in others:
-            q = pips[i]
-            a, b = lay.to_grid(q.x, q.y)
-            g = max(abs(a), abs(b))
-            if g <= p.face_extent and q.contrast > 0.5 * pip_c:
+            a, b = lay.to_grid(pips[i].x, pips[i].y)
+            if max(abs(a), abs(b)) <= p.face_extent and pips[i].contrast > 0.5 * pip_c:
                 return f"{lay.value}: unexplained pip on the face", False
-            # Just beyond the face: a pip like these would be on this face too (a 3 that is one
-            # column of a 6); a side face's pip is squashed another way, a touching die's further out.
-            if (g <= 2.3 and 0.66 < q.r / r_med < 1.5 and 0.6 < q.contrast / pip_c < 1.7
-                    and layout.shape_distance(q.shape, shape) < 0.3):
-                return f"{lay.value}: a pip like these beside the face", False
         occupied = layout.PATTERNS[lay.value]
         for a, b in layout.GRID:
             if (a, b) not in occupied and self.sample(*lay.to_image(a, b)) > p.empty_share * pip_c:
@@ -295,6 +353,7 @@ class _Checks:
         # side face seen at a slant: the top face is seen more nearly straight on.
         sq = _squash(lay, self.shapes)
         if sq > p.side_squash:
+            r_med = _median([pips[i].r for i in mem])
             for i in others:
                 q = pips[i]
                 if (self.squash[i] * p.rounder < sq and q.contrast > 0.5 * pip_c and 0.5 < q.r / r_med < 2.5
@@ -311,18 +370,13 @@ class _Checks:
         bad = sum(self.sample(*lay.to_image(a, b)) > 0.4 * pip_c for a, b in points)
         return bad / max(len(points), 1)
 
-    def _centred_one(self, q: Pip) -> bool:
-        """Whether a lone pip sits where a 1's would: in the middle of the top face (of the whole
-        region when no top face stands clear of it)."""
-        d, p = self.d, self.p
-        (fx, fy), fs = d.top if d.top is not None else (d.center, d.side)
-        return math.hypot(q.x - fx, q.y - fy) <= p.one_offset * fs
-
     def confidence(self, lay: layout.Layout) -> float:
         """0-1: how clearly the pips stand above the empty positions, times the layout's fit."""
         pip_c = min(self.pips[i].contrast for i in lay.members)
         if lay.value == 1:
-            empty = max(self.sample(*pt) for pt in _ring(lay, self.d.depth_at(*lay.center)))
+            found = self.d.patch_at(*lay.center)
+            half = 0.5 * found[2] if found else 0.5 * self.d.side
+            empty = max(self.sample(*pt) for pt in _ring(lay, half))
         else:
             occupied = layout.PATTERNS[lay.value]
             empty = max((self.sample(*lay.to_image(a, b)) for a, b in layout.GRID if (a, b) not in occupied),
@@ -339,15 +393,17 @@ def _ring(lay: layout.Layout, half: float) -> list[tuple[float, float]]:
             for rad in (0.54, 0.76) for k in range(16)]
 
 
-def _top_face(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: float):
-    """(best, rival): the top face among valid layouts, and a rival on another face that may as
-    well be the top (the die is then ambiguous), else None.
+def _dice_faces(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: float):
+    """(faces, problem): the top faces of the dice in a region among its valid layouts, or a
+    problem that makes the region unreadable.
 
     Layouts on one face give way to the one explaining most pips (a 6 over the 4 of its corners).
-    Between faces: one much less foreshortened is the top (a camera looking down sees side faces
-    at a slant). When a steep view shows a side face about as squarely, the top face is the upper
-    one in the frame (the side faces a camera sees turn towards it, below the top face), unless it
-    is clearly the darker (overhead light): then no face is trusted.
+    Two faces both seen nearly squarely cannot be faces of one die (they would be perpendicular):
+    they are touching dice, each read. Otherwise one die: a face much less foreshortened than the
+    others is its top (a camera looking down sees side faces at a slant). When a steep view shows a
+    side face about as squarely, the top face is the upper one in the frame (the side faces a camera
+    sees turn towards it, below the top face), unless it is clearly the darker (overhead light):
+    then no face is trusted.
     """
     groups: list[list[layout.Layout]] = []
     for lay in sorted(valid, key=lambda l: (-len(l.members), l.residual)):
@@ -358,17 +414,25 @@ def _top_face(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: flo
         else:
             groups.append([lay])
     heads = sorted((g[0] for g in groups), key=lambda l: _squash(l, shapes))
+    square = [h for h in heads if _squash(h, shapes) < SQUARE]
+    if len(square) >= 2:
+        for i, a in enumerate(square):
+            for b in square[i + 1:]:
+                if _faces_overlap(a, b, side):
+                    return [], f"faces overlap: {a.value} and {b.value}"
+        return square, ""
     best = heads[0]
     for other in heads[1:]:
         if other.value == best.value or _squash(other, shapes) >= 1.5 * _squash(best, shapes):
             continue
-        # A steep view: the side face turned to the camera is seen about as squarely as the top.
-        # It lies below the top face in the frame; the top face, lit from above, is not darker.
         upper, lower = (best, other) if best.center[1] < other.center[1] else (other, best)
         if _face_luma(upper, d, side) < 0.9 * _face_luma(lower, d, side):
-            return best, other
+            return [], f"ambiguous: {best.value} or {other.value}"
         best = upper
-    return best, None
+    return [best], ""
+
+
+SQUARE = 1.3  # a face squashed less than this is seen nearly straight on
 
 
 def _face_luma(lay: layout.Layout, d: _Die, side: float) -> float:
@@ -388,6 +452,19 @@ def _squash(lay: layout.Layout, shapes: np.ndarray) -> float:
     if lay.value >= 4:
         return layout.squash(layout.face_shape(lay.u, lay.v))
     return layout.squash(shapes[list(lay.members)].mean(axis=0))
+
+
+def _faces_overlap(a: layout.Layout, b: layout.Layout, side: float) -> bool:
+    """Whether two faces read as two dice would overlap (a layout taking pips of both dice)."""
+    for x, y in ((a, b), (b, a)):
+        pts = [y.center] + ([y.to_image(1.4 * i, 1.4 * j) for i in (-1, 1) for j in (-1, 1)] if y.value > 1 else [])
+        for pt in pts:
+            if x.value == 1:
+                if math.hypot(pt[0] - x.center[0], pt[1] - x.center[1]) < 0.4 * side:
+                    return True
+            elif max(abs(c) for c in x.to_grid(*pt)) < 1.6:
+                return True
+    return False
 
 
 def _same_face(a: layout.Layout, b: layout.Layout, side: float) -> bool:

@@ -23,8 +23,9 @@ class ReaderParams:
     min_fill: float = 0.6  # region area / its minimum-area rectangle
     min_solidity: float = 0.82  # region area / its convex hull
     max_region_per_face: float = 2.2  # a region this much larger than a die's face may hold more
+    max_cluster: float = 6.0  # dice' areas in the largest cluster of touching dice read as one
     max_aspect: float = 2.0  # the longer side of that rectangle / the shorter
-    max_pips: int = 10  # strongest pip candidates considered on one die
+    max_pips: int = 10  # most pip candidates considered for each die's area of a region
     min_pip_response: float = 6.0  # Lab units of the pip filter
     min_pip_share: float = 0.25  # of the die's strongest pip
     shape_tol: float = 0.6  # how differently squashed pips of one face may look
@@ -36,8 +37,8 @@ class ReaderParams:
     face_extent: float = 1.45  # grid steps from the centre still on the face (pips sit at 1)
     empty_share: float = 0.5  # an empty grid position stays below this share of the pips' contrast
     max_uneven: float = 0.15  # share of a face, between its pips, allowed a pip-like contrast
-    one_depth: float = 0.18  # a 1's pip's (side faces may widen the region on one side)
-    one_offset: float = 0.15  # a 1's pip to the region's centre (across a slant: twice this)
+    one_face: float = 0.5  # a 1's face (the face-coloured patch around its pip): smallest side
+    one_offset: float = 0.15  # a 1's pip to the middle of its face, share of the face's side
     side_squash: float = 1.3  # pips squashed more than this may lie on a side face ...
     rounder: float = 1.25  # ... and do if a pip on the die is rounder by this factor
 
@@ -106,36 +107,56 @@ def _ycc(bgr: np.ndarray) -> np.ndarray:
 
 
 def _die_like(b: Blob, p: ReaderParams) -> bool:
-    return (b.fill >= p.min_fill and b.solidity >= p.min_solidity and b.aspect <= p.max_aspect
-            and p.min_die <= b.side <= p.max_die)
+    """Whether a blob may be one die: its size (a die's rounded corners and a high cut shave its
+    region a little), squareness and convexity."""
+    return (0.85 * p.min_die <= b.side <= p.max_die and b.aspect <= p.max_aspect and b.fill >= p.min_fill
+            and b.solidity >= p.min_solidity)
 
 
-def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0) -> list[Die]:
+def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list[Die]:
     """The dice in a blob's subtree: the blob itself as one die, or its children's dice.
 
     A blob nearly as large as one already read without success (``failed_area``) is not read again:
-    at a slightly higher cut the same region says the same. A blob read as one die but much larger
+    at a slightly higher cut the same region says the same. The pips that failed read saw (``seen``)
+    must be explained by a reading of a tighter region inside it too. A blob read as one die but much larger
     than that die's face may hold another die, or show a side face as squarely as the top: its
     children are read too. More dice there win; one die of another value makes the die ambiguous.
     """
     p = ctx.p
     if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area):
-        fr: FaceRead = read_face(ctx.bgr, blob.contour, blob.side, p)
+        # A die's scale: the side of a square of the region's area, or, for a region of several
+        # touching dice, the largest disk inside it.
+        fr: FaceRead = read_face(ctx.bgr, blob.contour, min(blob.side, blob.inscribed), p, seen)
         ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": fr.reason or f"read {fr.value}",
-                                   "lay": fr.layout, "tried": fr.tried})
-        if fr.value is not None:
-            x, y, w, h = blob.box
-            die = Die(fr.value, fr.center, (x, y, w, h), fr.confidence)
-            if fr.face_area and blob.area > p.max_region_per_face * fr.face_area:
-                kids = [d for c in blob.children for d in _solve(ctx, c)]
+                                   "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
+                                   "faces": fr.dice})
+        if fr.dice:
+            dice = [Die(f.value, f.center, f.box, f.confidence) for f in fr.dice]
+            area = sum(f.area for f in fr.dice)
+            if len(dice) == 1 and area and blob.area > p.max_region_per_face * area:
+                die = dice[0]
+                kids = [k for c in blob.children for k in _solve(ctx, c)]
                 if len(kids) >= 2:
                     return kids
                 if kids and kids[0].value != die.value:
                     ctx.problems.append(f"a die at ({die.center[0]:.0f}, {die.center[1]:.0f}) reads "
                                         f"{die.value} or {kids[0].value}")
-            return [die]
-        failed_area = blob.area
+            return dice
+        failed_area, seen = blob.area, fr.pips
     kids: list[Die] = []
     for child in blob.children:
-        kids.extend(_solve(ctx, child, failed_area))
+        kids.extend(_solve(ctx, child, failed_area, seen))
+    # Touching dice that never part at a higher cut: read the cluster at the size of one die in it.
+    if not _die_like(blob, p) and _cluster_like(blob, p):
+        fr = read_face(ctx.bgr, blob.contour, blob.inscribed, p)
+        ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": "cluster: " + (fr.reason or f"{len(fr.dice)} dice"),
+                                   "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
+                                   "faces": fr.dice})
+        if len(fr.dice) > len(kids):
+            return [Die(f.value, f.center, f.box, f.confidence) for f in fr.dice]
     return kids
+
+
+def _cluster_like(b: Blob, p: ReaderParams) -> bool:
+    """Whether a blob may be a few touching dice: larger than one die, at most a handful."""
+    return p.min_die <= b.inscribed <= p.max_die and b.area <= p.max_cluster * b.inscribed ** 2
