@@ -103,15 +103,18 @@ class CameraPipeline:
             self._set_status(_("Reader problem: {problem}").format(problem=exc), ok=False, frame=frame.image)
             return None
         self.state = update.state
+        # Once the still scene is settled, the live view shows what it was settled as: this frame's
+        # own reading may be one of the noisy ones the settle detector outvoted.
+        shown = getattr(self.detector, "locked", None) or update.reading
         with self._lock:
             self._frame = frame.image
             if update.state == "moving":
                 self._dice, self._ok, self._status = (), True, _("Dice moving…")
-            elif update.reading is not None and not update.reading.ok and not update.reading.dice:
+            elif shown is not None and not shown.ok and not shown.dice:
                 # Nothing that looks like a die (the Mäxle cup is down, a hand, an empty tray): no fault.
                 self._dice, self._ok, self._status = (), True, _("No dice in view")
-            elif update.reading is not None:
-                r = update.reading
+            elif shown is not None:
+                r = shown
                 self._dice, self._ok = r.dice, r.ok
                 self._status = " ".join(str(v) for v in sorted(r.values, reverse=True)) if r.ok else \
                     _("Cannot read: {reason}").format(reason=r.reason)

@@ -100,3 +100,25 @@ def test_a_scene_without_dice_is_said_plainly_not_as_a_reading_fault():
         shown.append((status, ok, dice))
     assert ("No dice in view", True, ()) in shown  # while the still scene is being read
     assert all(ok and "Cannot read" not in status for status, ok, _dice in shown)
+
+
+def test_the_live_view_shows_what_the_still_dice_were_settled_as_not_a_noisy_last_frame():
+    """Three readings agreed on 3 2; the frame that settled them read one die only (noise). The
+    caption and the boxes show the settled 3 2, not "Cannot read"."""
+    from vision.reading import DiceReading, Die, unreadable
+    from vision.settle import Update
+
+    two = DiceReading("ok", (Die(3, (10.0, 10.0), (5, 5, 10, 10)), Die(2, (30.0, 10.0), (25, 5, 10, 10))))
+    one = unreadable("expected 2 dice, found 1", two.dice[:1])
+
+    class Detector:
+        locked = None
+
+        def update(self, image, t, index):
+            self.locked = two
+            return Update("still", one)
+
+    pipeline = CameraPipeline(SyntheticTable(2, seed=6), Detector(), lambda r: None)
+    pipeline.step()
+    frame, dice, ok, status = pipeline.feed()
+    assert (status, ok, dice) == ("3 2", True, two.dice)
