@@ -300,14 +300,16 @@ class ScriptedEvening:
         self.pipeline = None
 
     def _table(self, dice: int, seed: int):
+        """The next game's table and its camera pipeline, set up before the game starts (the kiosk
+        then shows this table, not the last game's dice). The detector starts with the dice count
+        the kiosk last told the camera; the kiosk tells it when a game needs another."""
         from vision.reader import read_dice
         from vision.settle import SettleDetector
 
         from appliance.kiosk.camera import CameraPipeline
 
         table = PhotoTable(self.pools) if self.pools else SynthTable(dice, seed)
-        expected = self.app.session.need.dice if self.app.session else None
-        detector = SettleDetector(read_dice, expected)
+        detector = SettleDetector(read_dice, self.app.camera_dice)
         self.pipeline = CameraPipeline(table.source, detector, self._on_settled)
         self.kiosk.pipeline = self.pipeline
         return table
@@ -435,9 +437,11 @@ class ScriptedEvening:
 
     # -- throwing and checking --------------------------------------------------------------------
 
-    def roll(self, table, n: int, values=None, *, lift: bool = False, tries: int = 3) -> bool:
+    def roll(self, table, n: int, values=None, *, keep=(), lift: bool = False, tries: int = 3) -> bool:
         """Throw ``n`` dice (or lift the cup) until the session takes a roll: the camera's reading,
-        or the table's hand entry after unreadable throws or a misread. Returns True when taken."""
+        or the table's hand entry after unreadable throws or a misread. ``values``: the first
+        throw's dice (else random); ``keep``: dice kept out of a Yacht reroll, which stay when a throw
+        the camera cannot read is thrown again. Returns True when taken."""
         session = self.app.session
         self._clear_banners()  # the table reads the kiosk before it throws
         for attempt in range(tries):
@@ -446,7 +450,8 @@ class ScriptedEvening:
                 seen = self._hidden_values
                 table.lift()
             else:
-                values = values if values is not None and attempt == 0 else self.dice(n)
+                if values is None or attempt > 0:
+                    values = tuple(keep) + self.dice(n - len(keep))
                 seen = table.throw(values)
                 self.table_says(_("{player} throws {dice}").format(player=session.need.player,
                                                                     dice=dice_text(seen) if seen else _("the dice")))
@@ -474,7 +479,6 @@ class ScriptedEvening:
             if lift or seen is None or attempt == tries - 1:
                 if seen is None:
                     raise DemoError(_("the camera cannot read this photo and the table has no labels to enter"))
-                self.table_says(_("enters the dice by hand on the kiosk"))
                 self.fix_by_hand(seen, undo_roll=False)
                 return True
             self.table_says(_("throws again"))
@@ -487,7 +491,7 @@ class ScriptedEvening:
         if undo_roll:  # "rehand" when another roll is due as well (a Yacht reroll)
             choice = "rehand" if any(c == "rehand" for _r, c in self.kiosk.hits) else "hand"
         self.tap(choice, _("enters the dice by hand in place of the misread roll") if undo_roll
-                 else _("enters the dice by hand"))
+                 else _("enters the dice by hand on the kiosk"))
         for v in values:
             self.key(str(v))
         self.tap("handok")
@@ -570,8 +574,8 @@ class ScriptedEvening:
     # Mäxle ----------------------------------------------------------------------------------------
 
     def maexle(self) -> None:
-        self._start("maexle", ["Ann", "Bo", "Cy"], {"limit": 3})
         table = self._table(2, self.seed)
+        self._start("maexle", ["Ann", "Bo", "Cy"], {"limit": 3})
         session = self.app.session
         self._hidden_values = None
         for _turn in range(200):
@@ -645,8 +649,8 @@ class ScriptedEvening:
                       (1, 4), (3, 4), (3, 3), (3, 5), (2, 5), (5, 5), (1, 3)]
 
     def biscuit(self) -> None:
-        self._start("biscuit", ["Ann", "Bo", "Cy", "Dace"], {})
         table = self._table(2, self.seed + 1)
+        self._start("biscuit", ["Ann", "Bo", "Cy", "Dace"], {})
         session = self.app.session
         throws = list(self.BISCUIT_THROWS)
         broke = False
@@ -683,10 +687,13 @@ class ScriptedEvening:
     # Yacht ----------------------------------------------------------------------------------------
 
     def yacht(self) -> None:
-        self._start("yacht", ["Ann", "Bo"], {})
         table = self._table(5, self.seed + 2)
+        self._start("yacht", ["Ann", "Bo"], {})
         session = self.app.session
         from appliance.coach import yacht_hint
+
+        self.table_says(_("the players follow the coach, but reroll at most once a turn to keep the demo short "
+                          "(the rules allow two rerolls)"))
 
         shown_sheet = shown_fix = False
         for _turn in range(200):
@@ -705,14 +712,15 @@ class ScriptedEvening:
                 hint = yacht_hint(session.game.dice, self._used(need.player), session.game.declared, left,
                                   rules=session.rules)
                 if hint is None or hint.action == "stop" or left < 2:
-                    # The demo's players reroll at most once a turn: the evening stays short.
+                    # The players follow the coach but reroll at most once a turn (the transcript
+                    # says so): second rerolls made the evening half as long again.
                     self.tap("stop", _("{player} stops and scores").format(player=need.player))
                 else:
                     new = tuple(hint.keep) + self.dice(len(hint.reroll))
                     self.table_says(ngettext("{player} keeps {keep} and rolls {n} die again",
                                              "{player} keeps {keep} and rolls {n} dice again", len(hint.reroll))
                                     .format(player=need.player, keep=dice_text(hint.keep) or "—", n=len(hint.reroll)))
-                    self.roll(table, 5, new)
+                    self.roll(table, 5, new, keep=hint.keep)
             if not shown_sheet and session.game.round == 2:
                 shown_sheet = True
                 self.tap("sheet", _("looks at the score sheet"))

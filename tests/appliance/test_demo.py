@@ -27,6 +27,19 @@ def test_the_headless_demo_plays_all_three_games_and_saves_every_screen(tmp_path
         assert game in out
     assert "table: " in out and "camera: read" in out and out.count("wins!") >= 2
     assert f"screenshots in {tmp_path}" in out
+    # The Yacht players' one reroll a turn is said once; no turn rerolls twice; each hand entry is
+    # said once.
+    assert out.count("reroll at most once a turn") == 1
+    yacht = out.split("== Yacht ==")[1].splitlines()
+    rerolls = []
+    for line in yacht:
+        if " declares " in line and line.startswith("table: "):
+            rerolls.append(0)
+        elif " keeps " in line and line.startswith("table: "):
+            rerolls[-1] += 1
+    assert len(rerolls) == 24 and max(rerolls) == 1
+    lines = out.splitlines()
+    assert not any(a.startswith("table: enters") and b.startswith("table: enters") for a, b in zip(lines, lines[1:]))
     # Every roll the engine took came from the camera or from the kiosk's hand entry, as counted.
     stats = re.search(r"(\d+) throws read by the camera: (\d+) right, (\d+) misread .*?(\d+) rolls entered by hand",
                       out)
