@@ -121,14 +121,23 @@ class _Die:
         flat = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, _disk(max(3, int(self.side * 0.22) | 1)))
         return cv2.connectedComponentsWithStats(flat, connectivity=4)
 
-    def patch_at(self, x: float, y: float) -> tuple[int, tuple[float, float], float] | None:
-        """(label, centre (x, y), side px) of the face-coloured patch at a point, None if none."""
+    def patch_at(self, x: float, y: float, r: float = 0.0) -> tuple[int, tuple[float, float], float] | None:
+        """(label, centre (x, y), side px) of the face-coloured patch at a point, or around a pip
+        of radius ``r`` there (the patch most of a ring at 2.2 r lies on); None if none."""
         n, labels, stats, cents = self._flat
-        ix, iy = int(round(x)), int(round(y))
         h, w = labels.shape
-        if not (0 <= ix < w and 0 <= iy < h) or labels[iy, ix] == 0:
+        pts = [(x, y)] if r <= 0 else [(x + 2.2 * r * math.cos(t), y + 2.2 * r * math.sin(t))
+                                        for t in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
+        votes: dict[int, int] = {}
+        for px, py in pts:
+            ix, iy = int(round(px)), int(round(py))
+            if 0 <= ix < w and 0 <= iy < h and labels[iy, ix]:
+                votes[int(labels[iy, ix])] = votes.get(int(labels[iy, ix]), 0) + 1
+        if not votes:
             return None
-        k = int(labels[iy, ix])
+        k = max(votes, key=votes.get)
+        if votes[k] * 2 < len(pts):
+            return None
         return k, (float(cents[k][0]), float(cents[k][1])), float(np.sqrt(stats[k, cv2.CC_STAT_AREA]))
 
     def in_patch(self, k: int, x: float, y: float) -> bool:
@@ -188,14 +197,17 @@ def _median(values) -> float:
 
 
 def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """(3,) float32: the die's face colour, the most common luma on it (the top face is the
-    largest even patch; shadow, side faces and pips are smaller), as the mean of those pixels."""
+    """(3,) float32: the die's face colour, as the mean of the pixels of one luma mode: the
+    brightest mode holding a fifth of the die or more (the top face is lit best, and is an even
+    patch much larger than any pip or glare), else the most common luma."""
     px = ycc[::2, ::2][where[::2, ::2] > 0]  # every other pixel each way: plenty for a mode
     if len(px) == 0:
         px = ycc[where > 0]
     luma = np.clip(px[:, 0], 0, 255).astype(np.int64) >> 3
-    hist = np.convolve(np.bincount(luma, minlength=32), (1, 2, 1), mode="same")
-    k = int(np.argmax(hist))
+    hist = np.convolve(np.bincount(luma, minlength=32), (1, 1, 1), mode="same")
+    peaks = [k for k in range(32) if hist[k] > 0 and hist[k] >= hist[max(k - 1, 0)] and hist[k] >= hist[min(k + 1, 31)]]
+    big = [k for k in peaks if hist[k] >= 0.2 * len(luma)]
+    k = max(big) if big else int(np.argmax(hist))
     sel = np.abs(luma - k) <= 1
     return px[sel].mean(axis=0) if sel.any() else px.mean(axis=0)
 
@@ -269,8 +281,8 @@ def _face_die(lay: layout.Layout, d: _Die, check: _Checks) -> FaceDie:
     if lay.value > 1:
         corners = [d.to_frame(*lay.to_image(1.85 * a, 1.85 * b)) for a in (-1, 1) for b in (-1, 1)]
         area = lay.area
-    elif d.patch_at(*lay.center) is not None:
-        _, (fx, fy), fs = d.patch_at(*lay.center)
+    elif d.patch_at(*lay.center, check.pips[lay.members[0]].r) is not None:
+        _, (fx, fy), fs = d.patch_at(*lay.center, check.pips[lay.members[0]].r)
         corners = [d.to_frame(fx + 0.5 * fs * a, fy + 0.5 * fs * b) for a in (-1, 1) for b in (-1, 1)]
         area = fs * fs
     else:
@@ -306,7 +318,7 @@ class _Checks:
                 return "1: pip size", False
             # A 1's face: the face-coloured patch around its pip (side faces, shaded otherwise, are
             # other patches). The pip sits in its middle, alone, and the patch is a die's face.
-            found = d.patch_at(cx, cy)
+            found = d.patch_at(cx, cy, q.r)
             if found is None:
                 return "1: no face around the pip", False
             k, (fx, fy), fs = found
@@ -315,7 +327,9 @@ class _Checks:
             if math.hypot(cx - fx, cy - fy) > p.one_offset * fs:
                 return "1: not in the middle of its face", True
             for i in others:
-                if pips[i].contrast > 0.5 * pip_c and d.in_patch(k, pips[i].x, pips[i].y):
+                o = pips[i]
+                if o.contrast > 0.5 * pip_c and (math.hypot(o.x - fx, o.y - fy) < 0.55 * fs
+                                                 or (d.patch_at(o.x, o.y, o.r) or (0,))[0] == k):
                     return "1: other pip on the face", False
             # Wherever a 2-6 would put pips, at any rotation, the face must be empty.
             if max((self.sample(*pt) for pt in _ring(lay, 0.5 * fs) if d.in_patch(k, *pt)),
@@ -374,7 +388,7 @@ class _Checks:
         """0-1: how clearly the pips stand above the empty positions, times the layout's fit."""
         pip_c = min(self.pips[i].contrast for i in lay.members)
         if lay.value == 1:
-            found = self.d.patch_at(*lay.center)
+            found = self.d.patch_at(*lay.center, self.pips[lay.members[0]].r)
             half = 0.5 * found[2] if found else 0.5 * self.d.side
             empty = max(self.sample(*pt) for pt in _ring(lay, half))
         else:

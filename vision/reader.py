@@ -1,4 +1,18 @@
-"""The pip reader: one frame in, every die's top-face value out, or an honest ``unreadable``."""
+"""The pip reader: one frame in, every die's top-face value out, or an honest ``unreadable``.
+
+How a frame is read:
+
+1. The frame is normalised (``vision.frames.to_bgr``); a frame of pure noise is refused.
+2. Foreground: each pixel's colour distance from the background, which is the empty-tray reference
+   when given, else estimated from the frame (``vision.dice``). The map is cut at a ladder of levels
+   into a tree of blobs: touching dice part at a higher cut, a tilted die's top face stands alone.
+3. Each die-shaped blob, lowest cut first, is read (``vision.face``): pips found at the scale the
+   blob implies, every layout they can form checked as a top face, the top face chosen or the die
+   called ambiguous. A blob that fails is tried at higher cuts, which must still explain the pips it
+   showed; a blob shaped like a few touching dice is read as a cluster.
+4. The frame's reading is ``ok`` only when every die found was read and, if the caller said how many
+   dice to expect, there are exactly that many; else ``unreadable`` with the reason.
+"""
 
 from __future__ import annotations
 
@@ -15,28 +29,35 @@ from vision.reading import DiceReading, Die, unreadable
 
 @dataclass(frozen=True)
 class ReaderParams:
-    """The reader's tunables. Sizes are shares of the die's side unless marked px."""
+    """The reader's tunables, one frozen set with its defaults. Colour distances are in the units
+    of ``vision.pips.colour_distance`` (8-bit YCrCb, chroma weighted); sizes are shares of a die's
+    side unless marked px."""
 
-    min_die: float = 15.0  # px, smallest die side read
-    max_die: float = 200.0  # px, largest
-    levels: tuple[float, ...] = (10, 14, 20, 28, 40, 56, 80)  # foreground cuts, Lab units
-    min_fill: float = 0.6  # region area / its minimum-area rectangle
-    min_solidity: float = 0.82  # region area / its convex hull
-    max_region_per_face: float = 2.2  # a region this much larger than a die's face may hold more
-    max_cluster: float = 6.0  # dice' areas in the largest cluster of touching dice read as one
-    max_aspect: float = 2.0  # the longer side of that rectangle / the shorter
-    max_pips: int = 10  # most pip candidates considered for each die's area of a region
-    min_pip_response: float = 6.0  # Lab units of the pip filter
-    min_pip_share: float = 0.25  # of the die's strongest pip
+    # The frame
+    max_noise: int = 10  # grey levels: a frame whose typical pixel strays further is noise
+    min_die: float = 15.0  # px, the smallest die side read
+    max_die: float = 200.0  # px, the largest
+    levels: tuple[float, ...] = (10, 14, 20, 28, 40, 56, 80)  # foreground cuts (colour distance)
+    # Regions
+    min_fill: float = 0.6  # a die's region: area / its minimum-area rectangle
+    min_solidity: float = 0.82  # area / its convex hull
+    max_aspect: float = 2.0  # the rectangle's longer side / its shorter
+    max_region_per_face: float = 2.2  # a region this much larger than its face may hold more
+    max_cluster: float = 6.0  # die areas in the largest cluster of touching dice read as one
+    # Pips
+    max_pips: int = 10  # most pip candidates for each die's area of a region
+    min_pip_response: float = 6.0  # the pip filter's weakest peak
+    min_pip_share: float = 0.25  # of the die's strongest peak
     shape_tol: float = 0.6  # how differently squashed pips of one face may look
-    one_radius: tuple[float, float] = (0.05, 0.22)  # a 1's pip radius
+    # A layout as the top face
     step_range: tuple[float, float] = (0.13, 0.42)  # grid step (centre to a middle pip)
     pip_to_step: tuple[float, float] = (0.15, 0.75)  # pip radius / grid step
     contrast_ratio: float = 1.6  # strongest / weakest pip of one face (one colour, glare aside)
     two_alike: float = 1.4  # the two pips of a 2: largest ratio of their sizes, of their contrasts
     face_extent: float = 1.45  # grid steps from the centre still on the face (pips sit at 1)
     empty_share: float = 0.5  # an empty grid position stays below this share of the pips' contrast
-    max_uneven: float = 0.15  # share of a face, between its pips, allowed a pip-like contrast
+    max_uneven: float = 0.15  # share of a face between its pips allowed a pip-like contrast
+    one_radius: tuple[float, float] = (0.05, 0.22)  # a 1's pip radius
     one_face: float = 0.5  # a 1's face (the face-coloured patch around its pip): smallest side
     one_offset: float = 0.15  # a 1's pip to the middle of its face, share of the face's side
     side_squash: float = 1.3  # pips squashed more than this may lie on a side face ...
@@ -48,7 +69,20 @@ DEFAULT = ReaderParams()
 
 def read_dice(frame, expected: int | None = None, reference: np.ndarray | None = None,
               params: ReaderParams = DEFAULT) -> DiceReading:
-    """Read the dice in one frame."""
+    """Read the dice in one frame (see the module docstring).
+
+    frame: anything ``vision.frames.to_bgr`` accepts: (H, W, 3) uint8 BGR, (H, W) or (H, W, 1)
+        grey, (H, W, 4) BGRA/XBGR, uint16 or float 0-1. Dice 15-200 px across are read.
+    expected: the number of dice the game expects (2 or 5 at the table); a reading with another
+        count is ``unreadable`` ("expected 5 dice, found 4"). None: whatever lies there.
+    reference: an empty-tray frame of the same size from calibration (same formats as ``frame``);
+        ignored when it cannot be normalised or its size differs.
+    params: the tunables.
+    Returns a ``DiceReading``: ``ok`` with each die's value (1-6), top-face centre and box (frame px)
+    and confidence (0-1), in reading order; or ``unreadable`` with the reason and the dice that were
+    read (for display only). Raises ``vision.frames.FrameError`` for a frame ``to_bgr`` rejects,
+    and nothing else: any other fault gives an ``unreadable`` reading ("reader failure ...").
+    """
     bgr = to_bgr(frame)
     ref = None
     if reference is not None:
@@ -60,15 +94,21 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
             ref = None
     try:
         return _read(bgr, expected, ref, params)
-    except (cv2.error, ValueError, ArithmeticError, IndexError, MemoryError, np.linalg.LinAlgError) as exc:
-        # A safety net for the kiosk, not a code path: the tests feed garbage frames and require
-        # that this reason never appears.
-        return unreadable(f"reader failure ({type(exc).__name__})")
+    except Exception as exc:  # noqa: BLE001
+        # A safety net so the kiosk never shows a traceback, not a code path: the tests feed
+        # drawn, synthetic, garbage and noise frames and require that this reason never appears.
+        return unreadable(f"reader failure ({type(exc).__name__}: {exc})")
 
 
 def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
     h, w = bgr.shape[:2]
-    small = cv2.medianBlur(cv2.resize(bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA), 3)
+    half = cv2.resize(bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    # A camera's pixels differ from their 3x3 median by a few levels (salt-and-pepper specks
+    # aside); a frame where most differ by more is noise, not a picture of a tray.
+    grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
+    if cv2.countNonZero(cv2.compare(cv2.absdiff(grey, cv2.medianBlur(grey, 3)), p.max_noise, cv2.CMP_GT)) > grey.size // 2:
+        return unreadable("the frame is noise, not a picture")
+    small = cv2.medianBlur(half, 3)
     if ref is not None:
         bg = _ycc(cv2.GaussianBlur(cv2.resize(ref, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0))
     else:
@@ -98,6 +138,7 @@ class _Context:
 
     def __init__(self, bgr: np.ndarray, p: ReaderParams):
         self.bgr, self.p = bgr, p
+        self.size = (bgr.shape[1], bgr.shape[0])
         self.problems: list[str] = []
         self.debug: dict = {"reads": []}
 
@@ -123,6 +164,10 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
     children are read too. More dice there win; one die of another value makes the die ambiguous.
     """
     p = ctx.p
+    x, y, w, h = blob.box
+    # A region at the frame's edge may be a die cut off by it: its pips are looked at (a tighter
+    # cut inside it must explain them) but it is never read as dice.
+    inside = x > 1 and y > 1 and x + w < ctx.size[0] - 1 and y + h < ctx.size[1] - 1
     if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area):
         # A die's scale: the side of a square of the region's area, or, for a region of several
         # touching dice, the largest disk inside it.
@@ -130,7 +175,7 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
         ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": fr.reason or f"read {fr.value}",
                                    "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
                                    "faces": fr.dice})
-        if fr.dice:
+        if fr.dice and inside:
             dice = [Die(f.value, f.center, f.box, f.confidence) for f in fr.dice]
             area = sum(f.area for f in fr.dice)
             if len(dice) == 1 and area and blob.area > p.max_region_per_face * area:
@@ -147,7 +192,7 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
     for child in blob.children:
         kids.extend(_solve(ctx, child, failed_area, seen))
     # Touching dice that never part at a higher cut: read the cluster at the size of one die in it.
-    if not _die_like(blob, p) and _cluster_like(blob, p):
+    if inside and not _die_like(blob, p) and _cluster_like(blob, p):
         fr = read_face(ctx.bgr, blob.contour, blob.inscribed, p)
         ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": "cluster: " + (fr.reason or f"{len(fr.dice)} dice"),
                                    "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
