@@ -20,6 +20,8 @@ from vision.reading import DiceReading
 
 log = logging.getLogger(__name__)
 
+_KEEP = object()  # _set_status: leave the live view's frame as it is
+
 
 class CameraPipeline:
     """One camera and its settle detector.
@@ -41,6 +43,7 @@ class CameraPipeline:
         self._frame = None
         self._dice: tuple = ()
         self._ok = True
+        self._fault = False  # the status line says a camera or reader fault
         self._status = _("Camera starting…")
         self.state = "moving"
         self.frames = 0
@@ -100,7 +103,8 @@ class CameraPipeline:
         except Exception as exc:  # a reader bug must not stop the camera
             log.exception("settle detector failed on frame %s", frame.index)
             self.detector.interrupt()
-            self._set_status(_("Reader problem: {problem}").format(problem=exc), ok=False, frame=frame.image)
+            # The frame itself may be the garbage the reader choked on: the live view shows no picture.
+            self._set_status(_("Reader problem: {problem}").format(problem=exc), ok=False, frame=None)
             return None
         self.state = update.state
         # Once the still scene is settled, the live view shows what it was settled as: this frame's
@@ -108,6 +112,8 @@ class CameraPipeline:
         shown = getattr(self.detector, "locked", None) or update.reading
         with self._lock:
             self._frame = frame.image
+            if self._fault:  # frames come and the reader takes them again: the fault is over
+                self._dice, self._ok, self._status, self._fault = (), True, "", False
             if update.state == "moving":
                 self._dice, self._ok, self._status = (), True, _("Dice moving…")
             elif shown is not None and not shown.ok and not shown.dice:
@@ -125,11 +131,11 @@ class CameraPipeline:
             return update.settled.reading
         return None
 
-    def _set_status(self, text: str, ok: bool, frame="keep") -> None:
+    def _set_status(self, text: str, ok: bool, frame=_KEEP) -> None:
         with self._lock:
-            self._status, self._ok = text, ok
+            self._status, self._ok, self._fault = text, ok, not ok
             self._dice = ()
-            if frame != "keep":
+            if frame is not _KEEP:  # an identity test: a frame is an array, ``!=`` would compare pixels
                 self._frame = frame
 
     def close(self) -> None:

@@ -122,3 +122,64 @@ def test_the_live_view_shows_what_the_still_dice_were_settled_as_not_a_noisy_las
     pipeline.step()
     frame, dice, ok, status = pipeline.feed()
     assert (status, ok, dice) == ("3 2", True, two.dice)
+
+
+def test_a_frame_the_reader_cannot_take_is_a_status_line_not_an_exception():
+    """Garbage from the camera (a frame too small for the tray, no image at all) makes the settle
+    detector raise: the pipeline says so on the status line, and the next good frame goes on."""
+    import numpy as np
+
+    from vision.sources import Frame
+
+    frames = [np.zeros((2, 2, 3), np.uint8), np.zeros((0, 0, 3), np.uint8), None,
+              np.full((480, 640, 3), 40, np.uint8)]
+
+    class Garbage:
+        def __init__(self):
+            self.i = 0
+
+        def read(self):
+            image = frames[min(self.i, len(frames) - 1)]
+            self.i += 1
+            return Frame(image, self.i / 30, self.i)
+
+        def close(self):
+            pass
+
+    pipeline = CameraPipeline(Garbage(), SettleDetector(read_dice), lambda r: None)
+    for _ in range(3):
+        assert pipeline.step() is None
+        frame, dice, ok, status = pipeline.feed()
+        assert not ok and status.startswith("Reader problem") and frame is None
+    pipeline.step()
+    frame, dice, ok, status = pipeline.feed()
+    assert ok and frame is not None and frame.shape == (480, 640, 3)
+
+
+def test_a_camera_that_comes_back_clears_its_fault_from_the_status_line():
+    import numpy as np
+
+    from vision.sources import CameraMissing, Frame
+
+    class Flaky:
+        def __init__(self):
+            self.i = 0
+
+        def read(self):
+            self.i += 1
+            if 3 <= self.i < 6:
+                raise CameraMissing("camera 0: no camera at device 0; retrying in 0.5 s")
+            return Frame(np.full((480, 640, 3), 40, np.uint8), self.i / 30, self.i)
+
+        def close(self):
+            pass
+
+    pipeline = CameraPipeline(Flaky(), SettleDetector(read_dice), lambda r: None)
+    for _ in range(4):
+        pipeline.step()
+    frame, dice, ok, status = pipeline.feed()
+    assert not ok and "no camera" in status and frame is None
+    for _ in range(3):
+        pipeline.step()
+    frame, dice, ok, status = pipeline.feed()
+    assert ok and "no camera" not in status and frame is not None
