@@ -218,14 +218,20 @@ def dice_row(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, values, *,
         x += side + gap
 
 
+def _showable(frame) -> bool:
+    """True for a picture the live view can show: an (H, W, 3) uint8 array with H, W >= 1."""
+    return (isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3
+            and frame.shape[2] == 3 and frame.shape[0] > 0 and frame.shape[1] > 0)
+
+
 def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.ndarray | None, dice=(),
            *, status: str = "", ok: bool = True) -> None:
-    """The live camera view: ``frame`` ((H, W, 3) uint8 BGR, or None: "no camera") scaled to fit
+    """The live camera view: ``frame`` ((H, W, 3) uint8 BGR; None or anything else: no picture) scaled to fit
     ``rect``, each die of ``dice`` (``vision.reading.Die``, boxes in frame px) boxed with its value,
     and a ``status`` caption (green when the reading is ok, red otherwise)."""
     panel(surface, t, rect, colour=(0, 0, 0))
     inner = rect.inflate(-t.px(4), -t.px(4))
-    if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+    if not _showable(frame):  # no camera, or garbage from it: the status alone
         text(surface, t, status, inner, size=18, colour=th.MUTED, lines=3)
         return
     fh, fw = frame.shape[:2]

@@ -248,3 +248,14 @@ def test_the_roll_prompt_shows_dice_in_the_air_without_pips(pg, frame, monkeypat
     draw(pygame.Surface((800, 480)), view, Theme(800, 480), CameraFeed(frame, reading(6, 1).dice, True, "6 1"))
     assert faces == []  # no die face with pips anywhere on the play screen
     assert thrown == ([2] if name == "biscuit-roll" else [])  # Yacht shows the sheet under its prompt
+
+
+@pytest.mark.parametrize("bad", [np.zeros((480, 640, 3), np.float32), np.zeros((480, 640, 3), np.uint16),
+                                 np.zeros((0, 0, 3), np.uint8), np.zeros((480, 640, 4), np.uint8),
+                                 np.zeros((480, 640), np.uint8)], ids=["float", "16-bit", "empty", "4-channel", "grey"])
+def test_a_camera_frame_that_is_not_a_colour_picture_leaves_the_screen_working(pg, bad):
+    """The live view gets whatever the camera gave; a frame it cannot show is no picture, and the
+    game's buttons stay on screen."""
+    view = build(state("biscuit-pick"))
+    hits = draw(pygame.Surface((800, 480)), view, Theme(800, 480), CameraFeed(bad, (), False, "Reader problem"))
+    assert {"pick:Ann", "fix", "menu"} <= {cid for _r, cid in hits}
