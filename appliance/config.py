@@ -372,6 +372,18 @@ def _check_pins(gpio: GpioConfig) -> None:
         seen[pin] = key
 
 
+def _check_tray(tray: TrayConfig, camera: CameraConfig) -> None:
+    """The tray area is in px of the camera's frame: it must lie inside it (the settle detector could
+    not see the dice otherwise). A video file or image folder has its own frame size: not checked."""
+    if tray.area is None or isinstance(camera.source, Path):
+        return
+    x, y, w, h = tray.area
+    fw, fh = camera.size
+    if x + w > fw or y + h > fh:
+        raise ConfigError("tray.area", f"{list(tray.area)} does not lie inside the {fw}x{fh} camera frame "
+                                       f"(camera.size); x + width must be <= {fw}, y + height <= {fh}")
+
+
 def parse(data: dict, path: Path | None = None) -> Config:
     """A Config from a parsed TOML document (a dict). Raises ConfigError naming the key at fault.
 
@@ -399,6 +411,7 @@ def parse(data: dict, path: Path | None = None) -> Config:
             state = Path(os.environ["STATE_DIRECTORY"].split(":")[0])
             base = replace(base, state_dir=state)
         _check_pins(sections["gpio"])
+        _check_tray(sections["tray"], sections["camera"])
         return replace(base, **sections, path=path)
     except ConfigError as exc:
         if path is not None and exc.path is None:

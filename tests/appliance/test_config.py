@@ -160,6 +160,8 @@ BAD = [
     ("[camera]\nexposure = 5", "camera.exposure", "µs"),
     ("[tray]\narea = [0, 0, 10, 10]", "tray.area", ">= 16"),
     ('[tray]\narea = "half"', "tray.area", "full"),
+    ("[camera]\nsize = [640, 480]\n[tray]\narea = [700, 0, 100, 100]", "tray.area", "640x480 camera frame"),
+    ("[tray]\narea = [1200, 600, 100, 100]", "tray.area", "1280x720 camera frame"),
     ("[gpio]\nreveal_pin = 40", "gpio.reveal_pin", "2-27"),
     ('[gpio]\nreveal_pin = "GPIO17"', "gpio.reveal_pin", "BCM"),
     ("[gpio]\nreveal_pin = 17\nreveal_led_pin = 17", "gpio.reveal_led_pin", "already used by gpio.reveal_pin"),
@@ -196,6 +198,13 @@ def test_a_bad_value_gives_one_line_naming_the_file_and_the_key(tmp_path, text, 
     assert f"{path}: {key}: " in message
     assert problem in message
     assert "\n" not in message
+
+
+def test_a_tray_area_is_not_checked_against_the_camera_size_for_a_video_or_folder(tmp_path):
+    """A video file or image folder has the frame size it was recorded at, not camera.size."""
+    (tmp_path / "frames").mkdir()
+    cfg = config.load(write(tmp_path, f'[camera]\nsource = "{tmp_path / "frames"}"\n[tray]\narea = [1500, 0, 100, 100]\n'))
+    assert cfg.tray.area == (1500, 0, 100, 100)
 
 
 def test_toml_syntax_and_encoding_errors_name_the_file(tmp_path):
