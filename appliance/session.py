@@ -16,10 +16,11 @@ There is no game logic here: whether an action is allowed, and what it does, is 
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 
-from appliance.games import new_game, replay
+from appliance.games import RestoreError, new_game, replay
 from appliance.i18n import _
 from appliance.kiosk.words import Announcement, announcements
 from vision.reading import DiceReading
@@ -114,12 +115,17 @@ class Session:
         """The store's unfinished game, rebuilt from its log, and the outcomes still to announce
         (actions recorded but not marked announced before the power went); None if there is none.
 
-        Raises ``RestoreError``/``SetupError`` (ValueErrors) when the saved log does not replay.
+        Raises ``RestoreError``/``SetupError`` (ValueErrors) when the saved log does not replay: a bad
+        setup, or an action the engine refuses (a hand-edited file, a log another engine version took).
         """
         saved = store.unfinished()
         if saved is None:
             return None
-        game, _events = replay(saved.setup, saved.actions)
+        game, replayed = replay(saved.setup, saved.actions)
+        for n, (action, events) in enumerate(zip(saved.actions, replayed), 1):
+            if events and "error" in events[0]:  # the engine would skip it: another game than the saved one
+                raise RestoreError(f"saved action {n} {json.dumps(action, ensure_ascii=False)} is not accepted: "
+                                   f"{events[0]['error'].get('reason', '')}")
         history: list[tuple[dict, list[dict]]] = []
         for action, events in zip(saved.actions, saved.events):
             _track(history, action, events)

@@ -136,6 +136,19 @@ def test_a_game_that_ended_before_its_announcements_showed_resumes_only_to_show_
     assert "Bo wins!" in [a.text for o in pending for a in o.announcements]
 
 
+def test_a_saved_log_with_an_action_this_engine_refuses_does_not_resume_as_if_it_were_played(tmp_path):
+    """A hand-edited file, or a log an older engine took: replaying it would skip the refused action
+    and resume another game than the one saved. It is refused whole instead."""
+    from appliance.games import RestoreError
+
+    store = Store.open(tmp_path)
+    game_id = store.start_game({"game": "maexle", "players": ["Ann", "Bo"], "rules": {}})
+    store.record(game_id, {"announce": 54}, [])
+    store.record(game_id, {"announce": 31}, [])  # does not beat 54: no engine took this
+    with pytest.raises(RestoreError, match="action 2"):
+        Session.resume(store)
+
+
 def test_a_store_that_fails_takes_the_action_back():
     class Broken:
         def start_game(self, setup):
