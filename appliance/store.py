@@ -20,7 +20,8 @@ On start::
         game, _ = replay(saved.setup, saved.actions)
         for seq, action, events in saved.pending: announce(events); store.mark_announced(saved.id, seq)
 
-A game ends with ``end_game(id, tally, winner)``; ``evening()`` sums the tallies of the evening's
+A saved game that no longer replays is ended with ``set_aside(id)`` (its log kept) so that it is
+not brought up at every start. A game ends with ``end_game(id, tally, winner)``; ``evening()`` sums the tallies of the evening's
 ended games (drinks and penalty points per player); ``new_evening()`` starts the count again.
 
 Errors: ``StoreError`` (an OSError) when the state directory cannot be written at all. A damaged,
@@ -232,6 +233,18 @@ class Store:
             cur = self.db.execute("UPDATE games SET ended = ?, winner = ?, tally = ? WHERE id = ? AND ended IS NULL",
                                   (clock(), None if winner is None else _dumps(winner), _dumps(tally), game_id))
             if cur.rowcount != 1 and self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise KeyError(f"no game {game_id}")
+
+    def set_aside(self, game_id: int, clock=time.time) -> None:
+        """A saved game that no longer replays (a hand-edited file, a log another engine version
+        refuses): ended with no winner and no counts, every action marked announced, so it is never
+        resumed again. Its log stays in the file for a look by hand. Raises KeyError for an unknown game."""
+        with _transaction(self.db):
+            cur = self.db.execute(
+                "UPDATE games SET ended = COALESCE(ended, ?), tally = COALESCE(tally, '{}'), "
+                "announced = (SELECT COUNT(*) FROM actions WHERE game_id = games.id) WHERE id = ?",
+                (clock(), game_id))
+            if cur.rowcount != 1:
                 raise KeyError(f"no game {game_id}")
 
     # --- the evening -------------------------------------------------------------------------

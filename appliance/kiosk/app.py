@@ -131,6 +131,7 @@ class App:
         except ValueError as exc:
             log.error("the saved game does not replay: %s", exc)
             self.say(_("The saved game could not be continued: {error}").format(error=exc), seconds=12)
+            self._set_aside_unfinished()
             return False
         if found is None:
             return False
@@ -142,6 +143,16 @@ class App:
             self._took(outcome)
         self._expect()
         return True
+
+    def _set_aside_unfinished(self) -> None:
+        """The saved game that does not replay is said once, not at every start: the store ends it
+        (its log kept in the file)."""
+        try:
+            saved = self.store.unfinished()
+            if saved is not None:
+                self.store.set_aside(saved.id)
+        except Exception:  # the message is on screen already; a store that cannot write says so later
+            log.exception("could not set the saved game aside")
 
     def start_game(self) -> bool:
         """Start ``game_kind`` with ``seats`` (the setup screen's Start). False, with a message, when

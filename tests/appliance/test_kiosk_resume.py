@@ -78,3 +78,23 @@ def test_a_yacht_game_resumes_from_the_score_sheet_on_the_game_screen(tmp_path):
     shown = [again.banner.announcement.text] + [b.announcement.text for b in again.banners]
     assert shown == ["Bo rolls 7", "Ann starts"]
     assert build(again).prompt == "Roll all five dice" and again.session.need.player == "Ann"
+
+
+def test_a_saved_game_that_cannot_be_continued_is_said_once_and_set_aside_with_its_log_kept(tmp_path):
+    app = kiosk(tmp_path)
+    app.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:54")
+    app.store.db.execute("UPDATE games SET setup = '{\"game\": \"poker\", \"players\": [\"Ann\", \"Bo\"]}'")
+    again = kiosk(tmp_path)
+    assert not again.resume() and "could not be continued" in again.message and again.screen == "setup"
+    # The table plays on; at the next start the broken game is not brought up again ...
+    again.seats = ["Ann"]
+    again.game_kind = "yacht"
+    assert again.start_game()
+    again.choose("menu")
+    again.choose("end")
+    third = kiosk(tmp_path)
+    assert not third.resume() and third.message == ""
+    # ... and its log is still in the file, for a look by hand.
+    assert third.store.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = 1").fetchone() == (1,)
