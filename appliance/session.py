@@ -197,6 +197,7 @@ class Session:
         changes nothing and returns the engine's reason as ``problem``."""
         if self.ended:
             return Outcome(False, action, problem=_("This game has ended"))
+        before = list(self.game.actions)  # the log so far: an unsaved action is taken back by replaying it
         events = self.game.apply(action)
         if events and "error" in events[0]:
             reason = events[0]["error"].get("reason", "")
@@ -207,7 +208,8 @@ class Session:
             try:
                 seq = self.store.record(self.game_id, action, events)
             except Exception as exc:  # the disk is gone: take it back rather than announce unsaved
-                self.game.apply({"undo": True})
+                # Replayed, not undone: an unsaved ``undo`` taken back by another undo would lose one more.
+                self.game, _events = replay(self.game.setup, before)
                 log.exception("could not save %s", action)
                 return Outcome(False, action, problem=_("Could not save the game: {error}").format(error=exc))
         _track(self._in_effect, action, events)

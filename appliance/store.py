@@ -20,9 +20,10 @@ On start::
         game, _ = replay(saved.setup, saved.actions)
         for seq, action, events in saved.pending: announce(events); store.mark_announced(saved.id, seq)
 
-A saved game that no longer replays is ended with ``set_aside(id)`` (its log kept) so that it is
-not brought up at every start. A game ends with ``end_game(id, tally, winner)``; ``evening()`` sums the tallies of the evening's
-ended games (drinks and penalty points per player); ``new_evening()`` starts the count again.
+A game ends with ``end_game(id, tally, winner)``; ``evening()`` sums the tallies of the evening's
+ended games (drinks and penalty points per player); ``new_evening()`` starts the count again. A saved
+game that no longer replays is ended with ``set_aside(id)`` (its log kept), so that it is not brought
+up at every start.
 
 Errors: ``StoreError`` (an OSError) when the state directory cannot be written at all. A damaged,
 empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with

@@ -163,6 +163,32 @@ def test_a_store_that_fails_takes_the_action_back():
     assert s.need.kind == "announce" and s.game.in_effect == []
 
 
+def test_an_undo_the_store_cannot_save_takes_back_nothing_else():
+    """Taking back a failed save of an ``undo`` must not undo once more (a second action lost on
+    screen while the log still has it)."""
+    class FillsUp:
+        full = False
+
+        def start_game(self, setup):
+            return 1
+
+        def record(self, *a):
+            if self.full:
+                raise OSError(28, "No space left on device")
+            return 1
+
+    store = FillsUp()
+    s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]}, store=store)
+    for dice in ((3, 4), (1, 1), (6, 4)):
+        assert s.dice(reading(*dice)).accepted
+    before = s.game.state_json()
+    store.full = True
+    out = s.undo()
+    assert not out.accepted and "No space left" in out.problem
+    assert s.game.state_json() == before and s.game.drinks == {"Ann": 2, "Bo": 1, "Cy": 1}
+    assert s.last_action == {"roll": [4, 6]}
+
+
 def test_counts_add_up_over_games():
     a = {"Ann": {"drinks": 2, "penalties": 0}}
     b = {"Ann": {"drinks": 1, "penalties": 3}, "Bo": {"drinks": 1, "penalties": 0}}
