@@ -3,7 +3,9 @@ drawn, and a per-frame hook runs (the service feeds the systemd watchdog from it
 
 The loop never blocks: the camera pipeline runs in its own thread (or is stepped by the caller), the
 controls only enqueue, and each frame drains the queue. Any exception while handling a command or
-drawing becomes a message on screen and a log line; a traceback never reaches the screen.
+drawing becomes a message on screen and a log line; a traceback never reaches the screen. A tap is
+resolved against the screen as it is when the tap is handled, and the same finger's second tap on a
+screen that changed under it is dropped (``TAP_GUARD_S``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ from appliance.kiosk.draw import CameraFeed, Hits, draw, hit
 from appliance.kiosk.view import View, build
 
 log = logging.getLogger(__name__)
+
+# A second tap this soon (s) and this close (px) to a tap that did something is the same finger: a
+# touch panel's bounce, an impatient double tap. When the screen under it changed in between, it was
+# aimed at the old screen and is dropped: the announcer's double tap on "54" must not press the
+# receiver's "Reveal" that came up in the same place.
+TAP_GUARD_S = 0.3
+TAP_GUARD_PX = 40
 
 
 class Kiosk:
@@ -52,6 +61,8 @@ class Kiosk:
         self.hits: Hits = []
         self.view: View | None = None
         self.frames = 0
+        self._last_tap: tuple[float, tuple[int, int], str] | None = None  # (app clock s, pos, choice id)
+        self._hits_stale = False  # a tap was handled since the last drawing
         pygame.display.init()
         pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
@@ -99,7 +110,13 @@ class Kiosk:
     def dispatch(self, cmd: Command) -> None:
         """Handle one command; a tap goes to the choice under it (or dismisses the announcement)."""
         if cmd.name == "tap":
+            if self._hits_stale:  # two taps in one frame: the second one meets the screen as it is now
+                self.redraw()
             cid = hit(self.hits, cmd.arg)
+            if self._same_finger_on_a_changed_screen(cmd.arg, cid):
+                log.info("tap on %s dropped: the same finger as the tap before, on a changed screen", cid)
+                return
+            self._hits_stale = True
             if cid == "dismiss":
                 self._guard(self.app.dismiss_banner)
             elif cid is not None:
@@ -111,8 +128,20 @@ class Kiosk:
             return
         self._guard(self.app.handle, cmd)
 
+    def _same_finger_on_a_changed_screen(self, pos: tuple[int, int], cid: str | None) -> bool:
+        """True for a tap to drop (see TAP_GUARD_S); remembers a tap that hit a choice."""
+        now = self.app.clock()
+        last = self._last_tap
+        if (last is not None and cid != last[2] and now - last[0] <= TAP_GUARD_S
+                and abs(pos[0] - last[1][0]) <= TAP_GUARD_PX and abs(pos[1] - last[1][1]) <= TAP_GUARD_PX):
+            return True
+        if cid is not None:
+            self._last_tap = (now, pos, cid)
+        return False
+
     def redraw(self) -> None:
         """Draw the app's current view (never raises: a drawing bug shows a plain notice)."""
+        self._hits_stale = False
         try:
             self.view = build(self.app)
             feed = CameraFeed(*self.pipeline.feed()) if self.pipeline is not None else CameraFeed(status=_("No camera"))

@@ -362,3 +362,45 @@ def test_a_roll_taken_clears_the_problem_said_about_the_throw_before(rig):
     assert "glare" in rig.app.message
     rig.throw(2, 4)  # thrown again: read and taken
     assert rig.app.session.game.actions == [{"roll": [2, 4]}] and rig.app.message == ""
+
+
+def finger(rig: Rig, cid: str) -> tuple[float, float]:
+    """Where a finger touches ``cid`` now, as FINGERDOWN's normalised (x, y)."""
+    r = rig.rect(cid)
+    w, h = rig.kiosk.screen.get_size()
+    return r.centerx / w, r.centery / h
+
+
+def touch(at: tuple[float, float]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=at[0], y=at[1], touch_id=1, finger_id=0,
+                                         dx=0.0, dy=0.0, pressure=1.0))
+
+
+@pytest.mark.parametrize("apart_frames", [0, 3])
+def test_a_double_tap_on_an_announcement_does_not_press_what_comes_up_under_it(rig, apart_frames):
+    """The announcer's "31" tapped twice (a bouncing panel, an impatient finger; in one frame or 0.1 s
+    apart): the second touch lands on the receiver's "Reveal" that replaced it. It is dropped."""
+    start(rig, "maexle", ["Ann", "Bo", "Cy"])
+    s = rig.app.session
+    at = finger(rig, "announce:31")
+    touch(at)
+    rig.frames(apart_frames)
+    touch(at)
+    rig.frames(3)
+    assert s.game.actions == [{"announce": 31}] and rig.app.message == ""
+    assert "reveal" in {c for _r, c in rig.kiosk.hits}
+    rig.frames(15)  # half a second later the receiver's own tap there counts
+    touch(at)
+    rig.frames(2)
+    assert s.game.actions == [{"announce": 31}, {"reveal": True}]
+
+
+def test_quick_taps_on_the_same_die_each_turn_it(rig):
+    start(rig, "yacht", ["Ann"])
+    rig.tap("fix")
+    rig.tap("hand")
+    at = finger(rig, "die:0")
+    for _ in range(3):
+        touch(at)
+        rig.frames(2)
+    assert rig.app.hand[0] == 4
