@@ -1,17 +1,24 @@
-"""Reading one die: which pip layout is its top face, or why none can be trusted.
+"""Reading one region: which pip layout is a die's top face, or why none can be trusted.
 
-Given a region that may be a die, its pips are found (``vision.pips``), every layout they can form is
-listed (``vision.layout``), and each layout is checked against the image as the top face:
+Given a region that may be a die (or a few touching dice), it is resampled so a die spans ``SIDE``
+px, its face colour taken, its pips found (``vision.pips``) and every layout they can form listed
+(``vision.layout``). A layout inside a larger one of alike pips is never the answer. Each other
+layout is checked against the image as a top face:
 
-- its pips look like pips of this die (size against the grid step, alike in contrast);
-- nothing is left unexplained on the face: no other pip inside it, no pip like its own just beside
-  it (a 3 that is one column of a 6), and each empty grid position really is empty (a 6 whose
-  middle pips were missed must not pass as a 4);
-- the face sits on the die: centred, and its corners inside the region.
+- its pips look like pips of this die: size against the grid step, alike in contrast; a 2, having
+  only its pips' likeness for it, needs them closely alike;
+- nothing is left unexplained on the face: no other pip inside it, each empty grid position really
+  empty (a 6 whose middle pips were missed must not pass as a 4), and the face even between its
+  pips (a layout across an edge takes in shading or another die);
+- the face sits on the die: its corners on the region, and, when seen at a slant, not with the die
+  going on above it (that is a side face turned to the camera);
+- a 1 is judged on its own face: the face-coloured patch around the pip, with the pip in its
+  middle, alone, and its ring empty. A pip that passes as a 1 vetoes any 2 with it at a corner.
 
-Of the layouts that pass, those on one face give way to the one explaining most pips; of layouts on
-different faces (a tilted camera sees side faces too), the top face is the least foreshortened. A
-rival on another face about as little foreshortened makes the die ambiguous: no value.
+Of the layouts that pass, those on one face give way to the one explaining most pips. Two faces
+seen nearly squarely are touching dice (perpendicular faces of one die cannot both be). Otherwise
+the top face is the least foreshortened if it is also the upper one, or if the others are far more
+squashed; else the die is ambiguous: no value.
 """
 
 from __future__ import annotations
@@ -99,19 +106,6 @@ class _Die:
         return cv2.dilate(self.mask, _disk(max(3, int(self.side * 0.2) | 1)))
 
     @cached_property
-    def depth(self) -> np.ndarray:
-        """How deep inside the region each point lies (px to its edge)."""
-        return cv2.distanceTransform(self.mask, cv2.DIST_L2, 3)
-
-    @cached_property
-    def center(self) -> tuple[float, float]:
-        """The region's centroid (box px)."""
-        m = cv2.moments(self.mask, binaryImage=True)
-        if m["m00"] <= 0:
-            return (self.mask.shape[1] / 2.0, self.mask.shape[0] / 2.0)
-        return (m["m10"] / m["m00"], m["m01"] / m["m00"])
-
-    @cached_property
     def _flat(self):
         """Labels of the face-coloured patches of the region (pips closed over): the top face is
         one, each side face (shaded otherwise) or shadow another. (count, labels, stats, centroids)."""
@@ -146,16 +140,6 @@ class _Die:
         h, w = labels.shape
         return 0 <= ix < w and 0 <= iy < h and int(labels[iy, ix]) == k
 
-    @cached_property
-    def top(self) -> tuple[tuple[float, float], float] | None:
-        """(centre (x, y), side px) of the top face: the face-coloured patch at the region's
-        deepest point. None when none stands clear of the rest (then the region is the face)."""
-        y, x = np.unravel_index(int(np.argmax(self.depth)), self.depth.shape)
-        found = self.patch_at(float(x), float(y))
-        if found is None or found[2] < 0.55 * self.side:
-            return None
-        return found[1], found[2]
-
     def to_frame(self, x: float, y: float) -> tuple[float, float]:
         """A box point in frame px."""
         return (x / self.scale + self.x0, y / self.scale + self.y0)
@@ -171,11 +155,6 @@ class _Die:
             return float(blurred[iy, ix]) if 0 <= ix < w and 0 <= iy < h else 0.0
 
         return at
-
-    def depth_at(self, x: float, y: float) -> float:
-        ix, iy = int(round(x)), int(round(y))
-        h, w = self.depth.shape
-        return float(self.depth[iy, ix]) if 0 <= ix < w and 0 <= iy < h else 0.0
 
     def on_die(self, x: float, y: float) -> bool:
         ix, iy = int(round(x)), int(round(y))
@@ -363,20 +342,26 @@ class _Checks:
         # pips of two touching dice) takes in the edge's shading or the other die.
         if self._uneven(lay, occupied, pip_c) > p.max_uneven:
             return f"{lay.value}: the face is not even between its pips", False
-        # A face whose pips are clearly squashed while a round pip lies elsewhere on the die is a
-        # side face seen at a slant: the top face is seen more nearly straight on.
-        sq = _squash(lay, self.shapes)
-        if sq > p.side_squash:
-            r_med = _median([pips[i].r for i in mem])
-            for i in others:
-                q = pips[i]
-                if (self.squash[i] * p.rounder < sq and q.contrast > 0.5 * pip_c and 0.5 < q.r / r_med < 2.5
-                        and q.r / d.scale >= 2.0):
-                    return f"{lay.value}: a side face (a rounder pip elsewhere)", False
+        # A face seen at a slant with much of the die above it in the frame is a side face: the
+        # side faces a camera sees turn towards it, below the top face. (Seen squarely, what lies
+        # above may be a touching die.)
+        if _squash(lay, self.shapes) > p.side_squash and self._die_above(lay):
+            return f"{lay.value}: a side face (more die above it)", False
         for a, b in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
             if not d.on_die(*lay.to_image(1.5 * a, 1.5 * b)):
                 return f"{lay.value}: face leaves the die", True
         return "", False
+
+    def _die_above(self, lay: layout.Layout) -> bool:
+        """Whether the region goes on well above the face (past its top edge by 0.4 of its height)."""
+        corners = [lay.to_image(1.85 * a, 1.85 * b) for a in (-1, 1) for b in (-1, 1)]
+        top = min(c[1] for c in corners)
+        height = max(c[1] for c in corners) - top
+        xs = [c[0] for c in corners]
+        mid = (min(xs) + max(xs)) / 2.0
+        h, w = self.d.mask.shape
+        probes = [(mid + dx * (max(xs) - min(xs)) / 4.0, top - 0.4 * height) for dx in (-1, 0, 1)]
+        return sum(0 <= int(y) < h and 0 <= int(x) < w and bool(self.d.mask[int(y), int(x)]) for x, y in probes) >= 2
 
     def _uneven(self, lay: layout.Layout, occupied, pip_c: float) -> float:
         """The share of points on the face, away from its pips, whose contrast is pip-like."""
@@ -413,11 +398,11 @@ def _dice_faces(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: f
 
     Layouts on one face give way to the one explaining most pips (a 6 over the 4 of its corners).
     Two faces both seen nearly squarely cannot be faces of one die (they would be perpendicular):
-    they are touching dice, each read. Otherwise one die: a face much less foreshortened than the
-    others is its top (a camera looking down sees side faces at a slant). When a steep view shows a
-    side face about as squarely, the top face is the upper one in the frame (the side faces a camera
-    sees turn towards it, below the top face), unless it is clearly the darker (overhead light):
-    then no face is trusted.
+    they are touching dice, each read. Otherwise one die, and its top face is the least
+    foreshortened one if that is also the upper one in the frame (the side faces a camera sees turn
+    towards it, below the top face), or if the others are far more squashed (a camera looking
+    down sees side faces at a grazing slant, wherever they lie). Foreshortening alone cannot tell a
+    view 30 degrees from vertical from one 60 degrees from it, so otherwise no face is trusted.
     """
     groups: list[list[layout.Layout]] = []
     for lay in sorted(valid, key=lambda l: (-len(l.members), l.residual)):
@@ -437,28 +422,18 @@ def _dice_faces(valid: list[layout.Layout], d: _Die, shapes: np.ndarray, side: f
         return square, ""
     best = heads[0]
     for other in heads[1:]:
-        if other.value == best.value or _squash(other, shapes) >= 1.5 * _squash(best, shapes):
+        if other.value == best.value:
             continue
-        upper, lower = (best, other) if best.center[1] < other.center[1] else (other, best)
-        if _face_luma(upper, d, side) < 0.9 * _face_luma(lower, d, side):
-            return [], f"ambiguous: {best.value} or {other.value}"
-        best = upper
+        # best is the rounder. A camera looking down sees the side faces at a slant (far more
+        # squashed); a steep camera may see the side face turned to it more squarely than the top,
+        # but then below it. Agreeing, or a side face far more squashed: decided; else ambiguous.
+        if best.center[1] <= other.center[1] or _squash(other, shapes) >= 2.0 * _squash(best, shapes):
+            continue
+        return [], f"ambiguous: {best.value} or {other.value}"
     return [best], ""
 
 
 SQUARE = 1.3  # a face squashed less than this is seen nearly straight on
-
-
-def _face_luma(lay: layout.Layout, d: _Die, side: float) -> float:
-    """The face's brightness: the median luma at four points between its pips."""
-    if lay.value == 1:
-        r = 0.15 * side
-        pts = [(lay.center[0] + r * sx, lay.center[1] + r * sy) for sx in (-1, 1) for sy in (-1, 1)]
-    else:
-        pts = [lay.to_image(0.55 * sa, 0.55 * sb) for sa in (-1, 1) for sb in (-1, 1)]
-    h, w = d.ycc.shape[:2]
-    vals = [float(d.ycc[int(round(y)), int(round(x)), 0]) for x, y in pts if 0 <= round(x) < w and 0 <= round(y) < h]
-    return _median(vals) if vals else 0.0
 
 
 def _squash(lay: layout.Layout, shapes: np.ndarray) -> float:

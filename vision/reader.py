@@ -60,8 +60,7 @@ class ReaderParams:
     one_radius: tuple[float, float] = (0.05, 0.22)  # a 1's pip radius
     one_face: float = 0.5  # a 1's face (the face-coloured patch around its pip): smallest side
     one_offset: float = 0.15  # a 1's pip to the middle of its face, share of the face's side
-    side_squash: float = 1.3  # pips squashed more than this may lie on a side face ...
-    rounder: float = 1.25  # ... and do if a pip on the die is rounder by this factor
+    side_squash: float = 1.3  # a face squashed more than this with the die going on above it is a side face
 
 
 DEFAULT = ReaderParams()
@@ -197,7 +196,7 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
         ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": "cluster: " + (fr.reason or f"{len(fr.dice)} dice"),
                                    "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
                                    "faces": fr.dice})
-        if len(fr.dice) > len(kids):
+        if len(fr.dice) >= 2 and len(fr.dice) > len(kids):
             return [Die(f.value, f.center, f.box, f.confidence) for f in fr.dice]
     return kids
 
