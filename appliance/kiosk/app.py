@@ -465,8 +465,8 @@ class App:
             self._took(outcome, quiet=True)
         outcome = self.session.by_hand(self.hand)
         if outcome.accepted:
+            self.screen = "play"  # before _took: a roll that decides the game goes on to "over"
             self._took(outcome)
-            self.screen = "play"
         else:
             self.say(outcome.problem)
 

@@ -404,3 +404,17 @@ def test_quick_taps_on_the_same_die_each_turn_it(rig):
         touch(at)
         rig.frames(2)
     assert rig.app.hand[0] == 4
+
+
+def test_a_roll_entered_by_hand_that_decides_the_game_shows_the_winner_screen(rig):
+    rig.app.rules = {"maexle": {"limit": 1}}
+    start(rig, "maexle", ["Ann", "Bo"])
+    s = rig.app.session
+    rig.tap("announce:54")
+    rig.tap("reveal")
+    rig.tap("fix")
+    rig.tap("hand")  # the camera cannot see the dice: typed
+    rig.key("3")
+    rig.key("1")
+    rig.tap("handok")
+    assert s.over and rig.app.screen == "over" and s.game.expects["winner"] == ["Bo"]
