@@ -240,8 +240,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--errors", action="store_true", help="also list every photo not read exactly")
 
 
-def evaluate_manifest(manifest: Path, split: str = "all", errors: bool = False, out=sys.stdout) -> int:
-    """Read and score a manifest's photos, print the per-source tables; returns an exit status."""
+def evaluate_manifest(manifest: Path, split: str = "all", errors: bool = False, out=None) -> int:
+    """Read and score a manifest's photos and print the per-source table to ``out`` (default
+    stdout); returns an exit status: 0, or 2 when the manifest or a photo cannot be read."""
+    out = out or sys.stdout
     try:
         photos = load_manifest(manifest)
     except (OSError, ValueError, KeyError) as exc:

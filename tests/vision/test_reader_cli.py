@@ -1,0 +1,72 @@
+"""``dicetable read``: one line per photo (or one JSON object), unreadable photos say why, files that
+cannot be read are reported without stopping the others, and --manifest prints the evaluation."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+
+from appliance.cli import main
+
+
+def _photo(path, values):
+    img = np.full((240, 320, 3), (40, 110, 50), np.uint8)
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 5: [(-1, -1), (-1, 1), (1, -1), (1, 1), (0, 0)]}
+    for k, v in enumerate(values):
+        cx, cy = 70 + 120 * k, 120
+        cv2.rectangle(img, (cx - 25, cy - 25), (cx + 25, cy + 25), (235, 235, 232), -1)
+        for u, w in spots[v]:
+            cv2.circle(img, (cx + 13 * u, cy + 13 * w), 5, (25, 25, 25), -1, cv2.LINE_AA)
+    cv2.imwrite(str(path), cv2.GaussianBlur(img, (0, 0), 0.7))
+    return path
+
+
+def test_read_prints_the_values_of_each_photo_or_why_it_is_unreadable(tmp_path, capsys):
+    a = _photo(tmp_path / "a.png", [5, 2])
+    b = _photo(tmp_path / "b.png", [3])
+    assert main(["read", str(a), str(b), "--dice", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{a}: 2 5 ")
+    assert out[1].startswith(f"{b}: unreadable: expected 2 dice, found 1 (saw 3)")
+
+
+def test_read_json_gives_one_object_per_photo_with_the_design_fields(tmp_path, capsys):
+    a = _photo(tmp_path / "a.png", [1, 3])
+    assert main(["read", "--json", str(a)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["file"] == str(a) and obj["values"] == [1, 3] and obj["status"] == "ok"
+    assert set(obj["dice"][0]) == {"value", "center", "box", "confidence"} and obj["ms"] > 0
+
+
+def test_a_file_that_is_no_image_is_reported_and_the_others_still_read(tmp_path, capsys):
+    a = _photo(tmp_path / "a.png", [2])
+    junk = tmp_path / "junk.png"
+    junk.write_text("not an image")
+    assert main(["read", str(junk), str(tmp_path / "missing.png"), str(a)]) == 1
+    captured = capsys.readouterr()
+    assert f"cannot read the image {junk}" in captured.err and "missing.png" in captured.err
+    assert captured.out.startswith(f"{a}: 2 ")
+
+
+def test_read_with_a_reference_and_bad_arguments(tmp_path, capsys):
+    a = _photo(tmp_path / "a.png", [5])
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), cv2.GaussianBlur(np.full((240, 320, 3), (40, 110, 50), np.uint8), (0, 0), 0.7))
+    assert main(["read", str(a), "--reference", str(empty), "--dice", "1"]) == 0
+    assert capsys.readouterr().out.startswith(f"{a}: 5 ")
+    assert main(["read"]) == 2
+    assert main(["read", str(a), "--reference", str(tmp_path / "none.png")]) == 2
+    assert main(["read", str(a), "--manifest", str(tmp_path / "m.csv")]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_read_manifest_prints_the_per_source_table(tmp_path, capsys):
+    _photo(tmp_path / "a.png", [2, 5])
+    manifest = tmp_path / "manifest.csv"
+    manifest.write_text("file,source,n_dice,values,boxes,values_in_box_order,notes,table_like,excluded,width,height\n"
+                        'a.png,matteop65,2,2 5,"45,95,50,50;165,95,50,50",2 5,,1,0,320,240\n')
+    assert main(["read", "--manifest", str(manifest), "--errors"]) == 0
+    out = capsys.readouterr().out
+    assert "matteop65" in out and "per die" in out and "ok wrong" in out
