@@ -195,7 +195,10 @@ class Session:
         """Give the engine one action the table chose (announce, reveal, accept, pick, declare, stop,
         thumbs_last, rule_broken, self_reveal, undo, or a roll entered by hand). A refused action
         changes nothing and returns the engine's reason as ``problem``."""
-        if self.ended:
+        # A game its engine decided may still take back the deciding action (a misread last roll);
+        # a game the table left (Biscuit, "End this game") is closed.
+        reopen = self.ended and self.over and action.get("undo") is True
+        if self.ended and not reopen:
             return Outcome(False, action, problem=_("This game has ended"))
         before = list(self.game.actions)  # the log so far: an unsaved action is taken back by replaying it
         events = self.game.apply(action)
@@ -206,13 +209,15 @@ class Session:
         seq = None
         if self.store is not None:
             try:
-                seq = self.store.record(self.game_id, action, events)
+                seq = self.store.record(self.game_id, action, events, reopen=reopen)
             except Exception as exc:  # the disk is gone: take it back rather than announce unsaved
                 # Replayed, not undone: an unsaved ``undo`` taken back by another undo would lose one more.
                 self.game, _events = replay(self.game.setup, before)
                 log.exception("could not save %s", action)
                 return Outcome(False, action, problem=_("Could not save the game: {error}").format(error=exc))
         _track(self._in_effect, action, events)
+        if reopen:
+            self.ended = False
         if "roll" in action:
             self.roll_sources[source] = self.roll_sources.get(source, 0) + 1
         log.info("%s from %s -> %s", action, source, [e for e in events if "turn" not in e])
@@ -247,7 +252,8 @@ class Session:
         return self.act({"roll": [int(v) for v in values]}, source=source)
 
     def undo(self, *, source: str = "table") -> Outcome:
-        """Take back the last action in effect (the engine's ``undo``)."""
+        """Take back the last action in effect (the engine's ``undo``). Also after the engine decided
+        the game (its winner): the game is unfinished again, in the store too."""
         return self.act({"undo": True}, source=source)
 
     def announced(self, seq: int | None) -> None:

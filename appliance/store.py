@@ -181,17 +181,22 @@ class Store:
                                   (evening, _dumps(setup), clock()))
         return int(cur.lastrowid)
 
-    def record(self, game_id: int, action: dict, events: list[dict]) -> int:
+    def record(self, game_id: int, action: dict, events: list[dict], *, reopen: bool = False) -> int:
         """Append one accepted action and the events it gave; durable when this returns.
 
+        reopen: the game may have ended; it is unfinished again, its winner and counts out of the
+        evening, in the same commit (the ``undo`` of the action that decided it: a misread last roll).
         Returns the action's seq (1 for the first action of the game). Raises KeyError for an
-        unknown or ended game, TypeError/ValueError for an action or events that are not JSON.
+        unknown game or (without reopen) an ended one, TypeError/ValueError for an action or events
+        that are not JSON.
         """
         action_text, events_text = _dumps(action), _dumps(events)
         with _transaction(self.db):
             row = self.db.execute("SELECT ended FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None or row[0] is not None:
+            if row is None or (row[0] is not None and not reopen):
                 raise KeyError(f"no unfinished game {game_id}")
+            if row[0] is not None:
+                self.db.execute("UPDATE games SET ended = NULL, winner = NULL, tally = NULL WHERE id = ?", (game_id,))
             (seq,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
                                      (game_id,)).fetchone()
             self.db.execute("INSERT INTO actions (game_id, seq, action, events) VALUES (?, ?, ?, ?)",

@@ -185,7 +185,7 @@ class App:
         elif name == "reveal":
             self._reveal_button()
         elif name == "correct":
-            if self.session is not None and self.screen in ("play", "correct"):
+            if self.session is not None and self.screen in ("play", "correct", "over"):
                 self._open_correction()
         elif name == "select":
             self.select(int(cmd.arg))
@@ -374,7 +374,9 @@ class App:
     # -- correction ---------------------------------------------------------------------------------
 
     def _open_correction(self) -> None:
-        if self.session is None or self.session.over:
+        """The correction screen; also once the game is decided (a misread last roll decided it), but
+        not for a game the table left (its counts are the evening's now)."""
+        if self.session is None or (self.session.ended and not self.session.over):
             return
         self.screen = "correct"
 
@@ -623,6 +625,8 @@ class App:
         if self.session is not None and self.session.over:
             self._ended(self.session)
             self.screen = "over"
+        elif self.session in self._ended_sessions:  # the deciding action was taken back: playing again
+            self._ended_sessions.remove(self.session)
         self.tick()
 
     def _sound(self, name: str) -> None:

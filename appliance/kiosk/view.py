@@ -496,10 +496,13 @@ def _over(app) -> View:
         value = lambda c: str(c.get("drinks", 0))  # noqa: E731
     rows = [Row(p, value(c), mark="winner" if winner and p in winner else "",
                 alert=bool(c.get("drinks", 0) or c.get("penalties", 0))) for p, c in evening.items()]
+    choices = [Choice("again", _("Play again"), _("same game, same seats"), "primary"),
+               Choice("new", _("New game"), _("choose game and players"))]
+    if winner and s.last_action:  # a misread last roll may have decided it: the correction path
+        choices.append(Choice("fix", _("Fix dice"), style="quiet"))
     view = View("over", title=game_name(s.kind) if s else _("Dice Table"), prompt=prompt,
-                choices=[Choice("again", _("Play again"), _("same game, same seats"), "primary"),
-                         Choice("new", _("New game"), _("choose game and players"))],
-                standings=rows, standings_title=title, columns=2, title_key=s.kind if s else "")
+                choices=choices, standings=rows, standings_title=title, columns=len(choices),
+                title_key=s.kind if s else "")
     if s is not None and s.kind == "yacht":
         view.sheet = _sheet(s)
     return view

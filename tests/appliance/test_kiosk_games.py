@@ -406,6 +406,48 @@ def test_quick_taps_on_the_same_die_each_turn_it(rig):
     assert rig.app.hand[0] == 4
 
 
+def test_a_misread_roll_that_ended_the_game_is_corrected_on_the_winner_screen(mock_pins, tmp_path):
+    """Bo reveals Ann's 54 and the camera misreads 5-4 as 3-1: Ann is out and Bo 'wins'. On the
+    winner screen the table fixes the dice by hand; the game goes on from the true roll (Ann's 54
+    held), and the evening counts the true outcome only."""
+    from appliance.store import Store
+
+    store = Store.open(tmp_path)
+    r = Rig(mock_pins, store=store)
+    try:
+        r.app.rules = {"maexle": {"limit": 1}}
+        start(r, "maexle", ["Ann", "Bo"])
+        s = r.app.session
+        r.tap("announce:54")
+        r.tap("reveal")
+        r.throw(3, 1)
+        r.dismiss()
+        assert s.over and r.app.screen == "over" and store.ended_games()[0].winner == ["Bo"]
+        r.tap("fix")
+        assert r.app.screen == "correct"
+        r.tap("hand")
+        r.key("5")
+        r.key("4")
+        r.tap("handok")
+        assert s.game.actions[-3:] == [{"roll": [1, 3]}, {"undo": True}, {"roll": [5, 4]}]
+        assert s.over and s.game.expects["winner"] == ["Ann"] and r.app.screen == "over"
+        assert "54: Ann's 54 holds" in r.announced
+        assert [g.winner for g in store.ended_games()] == [["Ann"]]
+        assert store.evening() == {"Ann": {"drinks": 0, "penalties": 0}, "Bo": {"drinks": 0, "penalties": 1}}
+    finally:
+        r.close()
+
+
+def test_a_game_left_from_the_menu_offers_no_fix_on_its_last_screen(rig):
+    start(rig, "biscuit", ["Ann", "Bo", "Cy"])
+    rig.throw(3, 4)
+    rig.tap("menu")
+    rig.tap("end")
+    assert rig.app.screen == "over" and "fix" not in {c for _r, c in rig.kiosk.hits}
+    rig.press(2.0)  # REVEAL held: the correction path is not open either
+    assert rig.app.screen == "over"
+
+
 def test_a_roll_entered_by_hand_that_decides_the_game_shows_the_winner_screen(rig):
     rig.app.rules = {"maexle": {"limit": 1}}
     start(rig, "maexle", ["Ann", "Bo"])

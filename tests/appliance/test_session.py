@@ -154,7 +154,7 @@ def test_a_store_that_fails_takes_the_action_back():
         def start_game(self, setup):
             return 1
 
-        def record(self, *a):
+        def record(self, *a, **kw):
             raise OSError("disk full")
 
     s = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=Broken())
@@ -172,7 +172,7 @@ def test_an_undo_the_store_cannot_save_takes_back_nothing_else():
         def start_game(self, setup):
             return 1
 
-        def record(self, *a):
+        def record(self, *a, **kw):
             if self.full:
                 raise OSError(28, "No space left on device")
             return 1

@@ -96,6 +96,17 @@ def test_recording_into_an_ended_or_unknown_game_is_refused(store):
     assert store.ended_games()[0].winner == ["Bo"] and store.evening()["Ann"]["penalties"] == 6
 
 
+def test_taking_back_the_winning_action_reopens_the_game_in_the_same_commit(store):
+    """A misread last roll decided the game: its undo makes the game unfinished again and takes its
+    counts out of the evening, in one durable write."""
+    game = store.start_game(SETUP)
+    store.record(game, {"announce": 54}, [])
+    store.end_game(game, {"Ann": {"drinks": 0, "penalties": 1}}, ["Bo"])
+    assert store.record(game, {"undo": True}, [], reopen=True) == 2
+    assert store.evening() == {} and store.ended_games() == []
+    assert store.unfinished().id == game and not store.unfinished().ended
+
+
 def test_a_game_that_ended_before_its_last_announcement_is_resumed_for_it(store):
     game = store.start_game(SETUP)
     store.record(game, {"announce": 31}, [])
