@@ -155,6 +155,9 @@ def _standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: list[R
         colour = th.MUTED if row.dim else (th.ACCENT if row.mark == "winner" else th.TEXT)
         value_w = int(r.width * 0.2)
         note_w = int(r.width * 0.28) if row.note or row.mark else 0
+        if row.mark in ("biscuit", "cup", "winner"):  # a badge is never cut: the name gives way to it
+            badge = {"biscuit": _("Biscuit"), "cup": _("cup"), "winner": _("winner")}[row.mark]
+            note_w = min(r.width // 2, max(note_w, t.font(w.MIN_SIZE, True).size(badge)[0] + t.px(28)))
         name_r = pygame.Rect(r.x + t.px(9), r.y, r.width - value_w - note_w - t.px(14), r.height)
         w.text(surface, t, row.name, name_r, size=size, colour=colour, bold=row.current, align="left")
         if note_w:
@@ -180,7 +183,8 @@ def _sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> None:
     inner = rect.inflate(-t.gap, -t.gap)
     n_rows = len(sheet.categories) + 2
     row_h = inner.height // n_rows
-    label_w = int(inner.width * (0.34 if len(sheet.players) <= 4 else 0.28))
+    # The category names need about a quarter of the width; the rest goes to the players' columns.
+    label_w = int(inner.width * (0.34 if len(sheet.players) <= 4 else 0.28 if len(sheet.players) <= 6 else 0.23))
     col_w = (inner.width - label_w) // max(1, len(sheet.players))
     size = max(10.0, min(20.0, row_h / t.unit * 0.62))
     y = inner.y
@@ -189,7 +193,7 @@ def _sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> None:
         if sheet.current == j:
             pygame.draw.rect(surface, th.BUTTON, pygame.Rect(r.x, inner.y, r.width, row_h * n_rows), border_radius=t.px(4))
         w.text(surface, t, p, r.inflate(-t.px(4), 0), size=size, colour=th.ACCENT if sheet.current == j else th.TEXT,
-               bold=True)
+               bold=True, lines=2)  # "Anna Maria" may wrap; one long word is cut with "…"
     for i, name in enumerate(sheet.categories):
         y = inner.y + (i + 1) * row_h
         if sheet.declared == i:

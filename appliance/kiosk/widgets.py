@@ -17,7 +17,7 @@ from appliance.kiosk import theme as th
 # Called with (text, drawn rect, box rect) for every text drawn; None in normal use.
 text_hook: Callable[[str, pygame.Rect, pygame.Rect], None] | None = None
 
-_MIN_SIZE = 9  # design px: below this a text is unreadable anyway; it is clipped instead
+MIN_SIZE = 9  # design px: below this a text is unreadable anyway; it is cut with "…" instead
 
 
 def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bold: bool = False,
@@ -32,9 +32,22 @@ def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bol
         tall = font.get_height() + font.get_linesize() * (len(wrapped) - 1)
         fits = len(wrapped) <= lines and all(font.size(line)[0] <= box.width for line in wrapped) \
             and tall <= box.height * 1.08
-        if fits or size <= _MIN_SIZE:
-            return font, wrapped[:lines]
+        if fits:
+            return font, wrapped
+        if size <= MIN_SIZE:  # as small as it gets: cut what is still too wide, and say so with "…"
+            return font, [ellipsize(line, font, box.width) for line in wrapped[:lines]]
         size *= 0.9
+
+
+def ellipsize(line: str, font, width: int) -> str:
+    """``line`` as it fits ``width`` px in ``font``: whole, or its start and "…" (a name cut at the
+    end is still known by its start; a centred text clipped at both ends would lose the start)."""
+    if font.size(line)[0] <= width:
+        return line
+    cut = line
+    while cut and font.size(cut.rstrip() + "…")[0] > width:
+        cut = cut[:-1]
+    return cut.rstrip() + "…"
 
 
 def wrap(content: str, font, width: int) -> list[str]:

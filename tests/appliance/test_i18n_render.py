@@ -262,9 +262,11 @@ def test_the_check_notices_a_text_that_cannot_fit():
         widgets.text(rec.surface, rec.theme, "one two three four five six seven eight nine ten eleven",
                      pygame.Rect(10, 40, 80, 14), lines=2)
         widgets.text(rec.surface, rec.theme, "中", pygame.Rect(10, 80, 100, 40))
+        rec.hook("overflow", pygame.Rect(10, 120, 90, 12), pygame.Rect(10, 120, 40, 12))  # drawn past its box
     finally:
         widgets.fitted_font = original
         widgets.text_hook = None
+    assert any("Donaudampf" in p and "cut to ['Do" in p and "…" in p for p in rec.problems)  # its start and "…"
+    assert any("eleven" in p and "cut to" in p for p in rec.problems)
     assert any("px wide" in p for p in rec.problems)
-    assert any("cut to" in p for p in rec.problems)
     assert any("no glyph" in p for p in rec.problems)

@@ -259,3 +259,33 @@ def test_a_camera_frame_that_is_not_a_colour_picture_leaves_the_screen_working(p
     view = build(state("biscuit-pick"))
     hits = draw(pygame.Surface((800, 480)), view, Theme(800, 480), CameraFeed(bad, (), False, "Reader problem"))
     assert {"pick:Ann", "fix", "menu"} <= {cid for _r, cid in hits}
+
+
+LONG_NAMES = ["Александрина", "Святослава", "Ярославушка", "Владимировна", "Щукинский Жук", "Ксенофонтова",
+              "Варфоломей", "Прасковьюшка"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_eight_long_cyrillic_names_on_the_score_sheet_each_show_their_start_inside_their_column(pg, monkeypatch, size):
+    """A name too long for its column is cut at the end with "…": never clipped at both ends or drawn
+    over its neighbour's column."""
+    app = App(players=list(LONG_NAMES), clock=lambda: 0.0)
+    app.game_kind = "yacht"
+    app.start_game()
+    app.choose("sheet")
+    drawn = []
+    fitted = widgets.fitted_font
+
+    def spy(*args, **kw):
+        font, lines = fitted(*args, **kw)
+        drawn.append(lines)
+        return font, lines
+
+    monkeypatch.setattr(widgets, "fitted_font", spy)
+    monkeypatch.setattr(widgets, "text_hook", lambda content, rect, box: drawn.append((content, rect, box)))
+    draw(pygame.Surface(size), build(app), Theme(*size))
+    shown = {item[0]: (lines, item[1], item[2]) for lines, item in zip(drawn[::2], drawn[1::2])}
+    for name in LONG_NAMES:
+        lines, rect, box = shown[name]
+        assert rect.left >= box.left - 2 and rect.right <= box.right + 2, (name, rect, box)
+        assert " ".join(lines).startswith(name[:5]), (name, lines)
