@@ -24,7 +24,7 @@ from typing import Callable
 from appliance import i18n
 from appliance.i18n import _
 from appliance.inputs import Command
-from appliance.kiosk.words import Announcement
+from appliance.kiosk.words import Announcement, game_name
 from appliance.session import Outcome, Session, counts_total
 
 log = logging.getLogger(__name__)
@@ -160,6 +160,13 @@ class App:
         if self.session is not None and not self.session.ended:
             self.session.end()
             self._ended(self.session)
+        if not MIN_PLAYERS[self.game_kind] <= len(self.seats) <= MAX_PLAYERS[self.game_kind]:
+            from appliance.kiosk.view import players_range
+
+            # The kiosk's own words: the engine's reason is English ("players: maexle is for ...").
+            self.say(_("Cannot start: {reason}").format(reason=_("{game} is for {players}").format(
+                game=game_name(self.game_kind), players=players_range(self.game_kind))))
+            return False
         setup = {"game": self.game_kind, "players": list(self.seats), "rules": dict(self.rules.get(self.game_kind, {}))}
         try:
             self.session = Session.start(setup, store=self.store, drink_word=self.drink_word)

@@ -115,7 +115,7 @@ def build(app) -> View:
 # ----------------------------------------------------------------------------------------- setup
 
 def _setup(app) -> View:
-    choices = [Choice(f"game:{k}", game_name(k), _players_range(k), "selected" if k == app.game_kind else "normal")
+    choices = [Choice(f"game:{k}", game_name(k), players_range(k), "selected" if k == app.game_kind else "normal")
                for k in ("maexle", "biscuit", "yacht")]
     for i, name in enumerate(app.seats):
         choices.append(Choice(f"seat:{i}", name, _("seat {n}").format(n=i + 1)))
@@ -133,7 +133,8 @@ def _language_name() -> str:
     return getattr(i18n, "LANGUAGE_NAMES", {}).get(i18n.language(), i18n.language())
 
 
-def _players_range(kind: str) -> str:
+def players_range(kind: str) -> str:
+    """How many players ``kind`` is for, in words ("2-20 players"): the setup screen's and its refusal's."""
     return {"maexle": _("2-20 players"), "biscuit": _("3+ players"), "yacht": _("1-8 players")}[kind]
 
 

@@ -1,0 +1,29 @@
+"""What the kiosk says when the table asks for something it cannot do now: a wrong number of players,
+an extra GPIO button whose action the game does not take now, undo with nothing to take back. Each is
+one message in the kiosk's language (never the engine's English reason) and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from appliance import i18n
+from appliance.inputs import Command
+from appliance.kiosk.app import App
+
+
+@pytest.fixture
+def russian():
+    i18n.set_language("ru")
+    yield
+    i18n.set_language("en")
+
+
+def test_a_game_started_with_too_few_or_too_many_players_says_its_range_in_the_kiosks_language(russian):
+    app = App(players=["Аня"], clock=lambda: 0.0)
+    app.game_kind = "maexle"
+    assert not app.start_game()
+    assert app.message == "Нельзя начать: Mäxle — 2-20 игроков" and app.session is None
+    app.seats = [f"Игрок {n}" for n in range(1, 10)]
+    app.game_kind = "yacht"
+    assert not app.start_game()
+    assert app.message == "Нельзя начать: Яхта — 1-8 игроков" and app.screen == "setup"
