@@ -238,7 +238,7 @@ class Session:
                 return Outcome(False)  # a cup, a hand, a blur while no roll is due: nothing to say
             if need.kind == "nothing":
                 return Outcome(False, problem=_("The game is over"))
-            return Outcome(False, problem=_("Not now: {what}").format(what=_waiting_for(need)))
+            return Outcome(False, problem=_("Not now: {what}").format(what=waiting_for(need)))
         if not reading.ok:
             return Outcome(False, problem=_("Cannot read the dice ({reason}). Throw again, or fix them by hand.")
                            .format(reason=reading.reason or _("unclear")))
@@ -286,8 +286,8 @@ def _track(history: list[tuple[dict, list[dict]]], action: dict, events: list[di
         history.append((action, events))
 
 
-def _waiting_for(need: Need) -> str:
-    """What the table must do instead of rolling, in words."""
+def waiting_for(need: Need) -> str:
+    """What the table must do now instead of what it tried (a roll, an extra button), in words."""
     who = need.player or ""
     return {
         "announce": _("{player} announces first"),
@@ -309,4 +309,4 @@ def counts_total(*tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, int
     return out
 
 
-__all__ = ["Need", "Outcome", "Session", "counts_total"]
+__all__ = ["Need", "Outcome", "Session", "counts_total", "waiting_for"]

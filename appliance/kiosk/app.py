@@ -25,7 +25,7 @@ from appliance import i18n
 from appliance.i18n import _
 from appliance.inputs import Command
 from appliance.kiosk.words import Announcement, game_name
-from appliance.session import Outcome, Session, counts_total
+from appliance.session import Outcome, Session, counts_total, waiting_for
 
 log = logging.getLogger(__name__)
 
@@ -606,10 +606,13 @@ class App:
         """An extra GPIO button (config [gpio.buttons]): the action it names, if the game takes it."""
         if self.session is None or self.screen != "play":
             return
+        need = self.session.need
         if name == "undo":
             self._c_undo("")
         elif name == "menu":
             self.screen = "menu"
+        elif name not in need.actions:  # e.g. a Yacht "stop" button during Biscuit: the kiosk's words
+            self.say(_("Not now: {what}").format(what=waiting_for(need)))
         elif name == "rule_broken":
             self._c_breaker("")
         elif name in ("accept", "self_reveal", "stop"):

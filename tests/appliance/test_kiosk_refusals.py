@@ -27,3 +27,16 @@ def test_a_game_started_with_too_few_or_too_many_players_says_its_range_in_the_k
     app.game_kind = "yacht"
     assert not app.start_game()
     assert app.message == "Нельзя начать: Яхта — 1-8 игроков" and app.screen == "setup"
+
+
+def test_an_extra_button_the_game_does_not_take_now_says_what_is_due(russian):
+    app = App(players=["Аня", "Боря", "Вика"], clock=lambda: 0.0)
+    app.game_kind = "biscuit"
+    assert app.start_game()
+    app.handle(Command("press", "stop", source="button"))  # a Yacht button pressed during Biscuit
+    assert app.message.startswith("Не сейчас: ") and "Аня" in app.message
+    app.handle(Command("press", "accept", source="button"))
+    assert app.message.startswith("Не сейчас: ")
+    app.handle(Command("press", "rule_broken", source="button"))  # no rule made yet
+    assert app.message.startswith("Не сейчас: ") and app.sub == ""
+    assert app.session.game.actions == []
