@@ -450,6 +450,9 @@ class App:
     def _c_undo(self, _arg: str) -> None:
         if self.session is None:
             return
+        if self.session.last_action is None:  # the engine's "nothing to undo" is English
+            self.say(_("Nothing to undo"))
+            return
         outcome = self.session.undo(source="kiosk")
         if outcome.accepted:
             self._took(outcome)

@@ -40,3 +40,11 @@ def test_an_extra_button_the_game_does_not_take_now_says_what_is_due(russian):
     app.handle(Command("press", "rule_broken", source="button"))  # no rule made yet
     assert app.message.startswith("Не сейчас: ") and app.sub == ""
     assert app.session.game.actions == []
+
+
+def test_the_undo_button_with_nothing_to_take_back_says_so(russian):
+    app = App(players=["Аня"], clock=lambda: 0.0)
+    app.game_kind = "yacht"
+    assert app.start_game()
+    app.handle(Command("press", "undo", source="button"))
+    assert app.message == "Нечего отменять" and app.session.game.actions == []
