@@ -515,8 +515,11 @@ class App:
         self.start_game()
 
     def _c_seat(self, arg: str) -> None:
-        self.editing = int(arg)
-        self.typed = self.seats[self.editing]
+        i = int(arg)
+        if not 0 <= i < len(self.seats):
+            return
+        self.editing = i
+        self.typed = self.seats[i]
         self.screen = "names"
 
     def _c_add(self, _arg: str) -> None:

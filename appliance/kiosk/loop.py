@@ -62,7 +62,7 @@ class Kiosk:
         self.view: View | None = None
         self.frames = 0
         self._last_tap: tuple[float, tuple[int, int], str] | None = None  # (app clock s, pos, choice id)
-        self._hits_stale = False  # a tap was handled since the last drawing
+        self._hits_stale = False  # a command was handled since the last drawing: the hits may be old
         pygame.display.init()
         pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
@@ -110,7 +110,7 @@ class Kiosk:
     def dispatch(self, cmd: Command) -> None:
         """Handle one command; a tap goes to the choice under it (or dismisses the announcement)."""
         if cmd.name == "tap":
-            if self._hits_stale:  # two taps in one frame: the second one meets the screen as it is now
+            if self._hits_stale:  # a tap after another command in one frame meets the screen as it is now
                 self.redraw()
             cid = hit(self.hits, cmd.arg)
             if self._same_finger_on_a_changed_screen(cmd.arg, cid):
@@ -126,6 +126,7 @@ class Kiosk:
             if self.on_throw is not None:
                 self._guard(self.on_throw)
             return
+        self._hits_stale = True
         self._guard(self.app.handle, cmd)
 
     def _same_finger_on_a_changed_screen(self, pos: tuple[int, int], cid: str | None) -> bool:

@@ -460,3 +460,27 @@ def test_a_roll_entered_by_hand_that_decides_the_game_shows_the_winner_screen(ri
     rig.key("1")
     rig.tap("handok")
     assert s.over and rig.app.screen == "over" and s.game.expects["winner"] == ["Bo"]
+
+
+def test_a_tap_in_the_same_frame_as_a_key_meets_the_screen_the_key_left(rig):
+    """Delete a seat by its key and touch the last seat in the same frame: the touch is resolved on
+    the setup screen as it is after the deletion (the last seat is gone), never on the old layout."""
+    rig.app.seats = ["Ann", "Bo", "Cy", "Dace"]
+    rig.frames()
+    at = finger(rig, "seat:3")
+    keys = {c.id: n for n, c in enumerate([c for c in rig.app.choices() if c.style != "disabled"], 1)}
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(str(keys["del:0"])), mod=0,
+                                         unicode="", scancode=0))
+    touch(at)
+    rig.frames(2)
+    assert rig.app.seats == ["Bo", "Cy", "Dace"]
+    assert "went wrong" not in rig.app.message
+    assert rig.app.screen == "setup" or rig.app.editing in range(3)
+
+
+def test_a_seat_that_is_no_longer_there_is_not_opened():
+    from appliance.kiosk.app import App
+
+    app = App(players=["Ann", "Bo"], clock=lambda: 0.0)
+    app.choose("seat:5")
+    assert app.screen == "setup"
