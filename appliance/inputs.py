@@ -16,7 +16,9 @@ hand). The long press fires as soon as the hold time is reached, so the player f
 holding, and its release then emits nothing: one press is one command.
 
 Commands (``Command.name``):
-    reveal          the REVEAL button (short press) or the R key
+    reveal          the REVEAL button (short press; arg: when it went down, s on the clock the
+                    buttons and the app share, so that a press begun before the announcement it
+                    would doubt counts for nothing) or the R key (arg None)
     correct         REVEAL held long, Backspace: open the correction path
     tap             arg (x, y) in window px: the kiosk resolves the widget under it
     select          arg n >= 1: the n-th choice on screen (digit keys, keypads)
@@ -113,6 +115,11 @@ class PressClassifier:
         """The debounced level: True while a press is committed."""
         return self._pressed
 
+    @property
+    def down_at(self) -> float:
+        """When the current (or last) committed press began, on the clock (s)."""
+        return self._down_at
+
     def edge(self, pressed: bool) -> None:
         """Record a raw level change (True = pressed) at the clock's current time."""
         with self._lock:
@@ -176,7 +183,10 @@ class GpioButtons:
         self._light = "off"
 
         def reveal_emit(kind: str) -> None:
-            commands.put(Command("reveal" if kind == "short" else "correct", source="button"))
+            if kind == "short":  # a reveal counts for the moment it went down (see Command "reveal")
+                commands.put(Command("reveal", self._classifiers[0].down_at, source="button"))
+            else:
+                commands.put(Command("correct", source="button"))
 
         def extra_emit(name: str) -> Callable[[str], None]:
             def emit(kind: str) -> None:

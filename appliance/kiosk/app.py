@@ -114,6 +114,7 @@ class App:
         self.camera_dice: int | None = None
         self._last_kind = ""
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
+        self.acted_at = float("-inf")          # clock s when the session last took an action
 
     # -- starting -----------------------------------------------------------------------------------
 
@@ -190,7 +191,7 @@ class App:
         if name == "settled":
             self.on_reading(cmd.arg)
         elif name == "reveal":
-            self._reveal_button()
+            self._reveal_button(cmd.arg)
         elif name == "correct":
             if self.session is not None and self.screen in ("play", "correct", "over"):
                 self._open_correction()
@@ -586,10 +587,14 @@ class App:
 
     # -- buttons ------------------------------------------------------------------------------------
 
-    def _reveal_button(self) -> None:
-        """The REVEAL button: accepted only when the game expects a reveal (RULES.md §1)."""
+    def _reveal_button(self, pressed_at: float | None = None) -> None:
+        """The REVEAL button: accepted only when the game expects a reveal (RULES.md §1), and only by
+        a press that went down (``pressed_at``, on ``clock``) after the last action was taken: a
+        press begun before the announcement doubts nothing (it may be a penalty point)."""
         need = self.session.need if self.session is not None and self.screen == "play" else None
-        if need is not None and "reveal" in need.actions:
+        if need is not None and "reveal" in need.actions and pressed_at is not None and pressed_at < self.acted_at:
+            self.say(_("REVEAL was pressed before the announcement: press it again"))
+        elif need is not None and "reveal" in need.actions:
             self._c_reveal("")
         elif need is not None and need.kind == "lift":
             self.say(_("Lift the cup: the camera reads the dice"))
@@ -630,6 +635,7 @@ class App:
         """An accepted action: queue its announcements (the store marks them once they show)."""
         if outcome.action and "roll" in outcome.action:
             self.last_seen = tuple(outcome.action["roll"])
+        self.acted_at = self.clock()
         self.focus = -1
         items = [] if quiet else outcome.announcements
         if self.hooks.announce and items:

@@ -484,3 +484,21 @@ def test_a_seat_that_is_no_longer_there_is_not_opened():
     app = App(players=["Ann", "Bo"], clock=lambda: 0.0)
     app.choose("seat:5")
     assert app.screen == "setup"
+
+
+def test_reveal_held_down_before_the_announcement_does_not_reveal_it(rig):
+    """Cy slams REVEAL while Ann is still choosing and lets go after her "54" came up: the press began
+    when there was nothing to doubt, so it doubts nothing (a reveal costs a penalty point). A press
+    made after the announcement reveals it."""
+    start(rig, "maexle", ["Ann", "Bo", "Cy"])
+    s = rig.app.session
+    pin = rig.pins.pin(REVEAL_PIN)
+    pin.drive_low()
+    rig.frames(3)
+    rig.tap("announce:54")
+    rig.frames(2)
+    pin.drive_high()
+    rig.frames(3)
+    assert s.game.actions == [{"announce": 54}] and "again" in rig.app.message
+    rig.press(0.2)
+    assert s.game.actions == [{"announce": 54}, {"reveal": True}]
