@@ -1,6 +1,6 @@
 """The appliance as the boot service runs it: the camera, the GPIO buttons, the full-screen kiosk.
 
-Reads the config (``/etc/dicetable/config.toml``, $DICETABLE_CONFIG or --config; see
+Reads the config (/etc/dicetable/config.toml, $DICETABLE_CONFIG or --config; see
 systemd/config.example.toml), opens the saved games in the state directory and resumes an unfinished
 game where it was, then runs the kiosk until it is stopped (SIGTERM, Ctrl+Q). A bad config file exits
 with status 78 and one clear message (the unit does not restart on it). A missing camera or missing
@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import logging
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's greeting is no journal line
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from appliance import config

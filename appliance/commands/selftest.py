@@ -3,9 +3,8 @@ fonts. One line each ("ok", "FAIL" or "skip", the part, what was found); the exi
 anything failed, 0 otherwise.
 
 Run it on the Pi as the service user, with the service stopped (it holds the camera and the screen):
-
-    sudo systemctl stop dicetable
-    sudo -u dicetable /opt/dicetable/venv/bin/dicetable selftest
+first `sudo systemctl stop dicetable`, then `sudo -u dicetable /opt/dicetable/venv/bin/dicetable
+selftest`.
 """
 
 from __future__ import annotations

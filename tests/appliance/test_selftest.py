@@ -128,3 +128,16 @@ def test_saved_games_are_counted_and_a_damaged_file_is_reported_not_touched(conf
 def test_unknown_check_names_are_refused(conf, capsys):
     assert main(["selftest", "--config", str(conf()), "--only", "camera,coffee"]) == 2
     assert "coffee" in capsys.readouterr().err
+
+
+def test_the_help_names_the_two_commands_to_run_apart(capsys):
+    """argparse joins a description's lines: a command block would run into one line of shell."""
+    from appliance.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["selftest", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "dicetable sudo" not in text and "`sudo systemctl stop dicetable`, then `sudo -u dicetable" in text
+    with pytest.raises(SystemExit):
+        main(["kiosk", "--help"])
+    assert "``" not in capsys.readouterr().out
