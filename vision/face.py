@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import combinations
 from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
@@ -112,7 +113,8 @@ class _Die:
         core = cv2.erode(self.mask, _disk(max(3, int(self.side * 0.3) | 1)), borderValue=0)
         level = float(np.median(self.contrast[core > 0])) if core.any() else 0.0
         flat = ((self.contrast < max(20.0, 3.0 * level)) & (self.mask > 0)).astype(np.uint8)
-        flat = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, _disk(max(3, int(self.side * 0.22) | 1)))
+        k = max(3, int(self.side * 0.22) | 1)
+        flat = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
         return cv2.connectedComponentsWithStats(flat, connectivity=4)
 
     def patch_at(self, x: float, y: float, r: float = 0.0) -> tuple[int, tuple[float, float], float] | None:
@@ -120,8 +122,7 @@ class _Die:
         of radius ``r`` there (the patch most of a ring at 2.2 r lies on); None if none."""
         n, labels, stats, cents = self._flat
         h, w = labels.shape
-        pts = [(x, y)] if r <= 0 else [(x + 2.2 * r * math.cos(t), y + 2.2 * r * math.sin(t))
-                                        for t in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
+        pts = [(x, y)] if r <= 0 else [(x + 2.2 * r * cx, y + 2.2 * r * cy) for cx, cy in _CIRCLE12]
         votes: dict[int, int] = {}
         for px, py in pts:
             ix, iy = int(round(px)), int(round(py))
@@ -162,6 +163,7 @@ class _Die:
         return 0 <= ix < w and 0 <= iy < h and bool(self.near[iy, ix])
 
 
+_CIRCLE12 = [(math.cos(k * math.pi / 6), math.sin(k * math.pi / 6)) for k in range(12)]
 FACE_SAMPLES = (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5)  # grid coordinates sampled across a face
 # Per value, the sample points of a face away from its pips (0.6 grid steps or more).
 _FACE_POINTS = {v: [(a, b) for a in FACE_SAMPLES for b in FACE_SAMPLES
@@ -222,24 +224,30 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
     shapes = np.array([q.shape for q in pips])
     # Radii in the frame's own px: a pip's measured shape is as noisy as its real pixels are few.
     cands = layout.candidates([(q.x, q.y) for q in pips], [q.r / d.scale for q in pips], shapes,
-                              shape_tol=p.shape_tol)
+                              shape_tol=p.shape_tol, two_ratio=p.two_alike)
     # Part of a larger layout of alike pips is never the answer, whatever sinks the larger one (a 3
     # whose far corner sits on the rim must not pass as a 2 of two of its pips): such parts are not
     # even checked, and if nothing else fits the die is unreadable.
-    larger = [frozenset(lay.members) for lay in cands if lay.value >= 3]
+    parts = set()
+    for lay in cands:
+        if lay.value >= 3:
+            for k in range(2, len(lay.members)):
+                parts.update(frozenset(c) for c in combinations(lay.members, k))
     check = _Checks(d, pips, shapes, p)
     valid: list[layout.Layout] = []
     tried: list[tuple[int, str]] = []
-    why, parts = "no layout", 0
-    for lay in cands:
-        if lay.value >= 2 and any(set(lay.members) < m for m in larger):
-            parts += 1
+    why = "no layout"
+    owned: set[int] = set()  # pips of valid layouts of 3 or more: no longer worth checking as 1s
+    for lay in sorted(cands, key=lambda l: -l.value):
+        if lay.value >= 2 and frozenset(lay.members) in parts or lay.value == 1 and lay.members[0] in owned:
             continue
         reason, _ = check(lay)
         if lay.value >= 3:
             tried.append((lay.value, reason))
         if not reason:
             valid.append(lay)
+            if lay.value >= 3:
+                owned.update(lay.members)
         elif not valid:
             why = reason
     if not valid:
@@ -260,8 +268,8 @@ def _face_die(lay: layout.Layout, d: _Die, check: _Checks) -> FaceDie:
     if lay.value > 1:
         corners = [d.to_frame(*lay.to_image(1.85 * a, 1.85 * b)) for a in (-1, 1) for b in (-1, 1)]
         area = lay.area
-    elif d.patch_at(*lay.center, check.pips[lay.members[0]].r) is not None:
-        _, (fx, fy), fs = d.patch_at(*lay.center, check.pips[lay.members[0]].r)
+    elif check.patch(lay.members[0]) is not None:
+        _, (fx, fy), fs = check.patch(lay.members[0])
         corners = [d.to_frame(fx + 0.5 * fs * a, fy + 0.5 * fs * b) for a in (-1, 1) for b in (-1, 1)]
         area = fs * fs
     else:
@@ -281,6 +289,14 @@ class _Checks:
         r_typ = _median([q.r for q in pips])
         self.sample = d.sampler(0.6 * r_typ)
         self.squash = [layout.squash(q.shape) for q in pips]
+        self._patches: dict[int, tuple | None] = {}
+
+    def patch(self, i: int):
+        """The face-coloured patch around pip i (``_Die.patch_at``), looked up once."""
+        if i not in self._patches:
+            q = self.pips[i]
+            self._patches[i] = self.d.patch_at(q.x, q.y, q.r)
+        return self._patches[i]
 
     def __call__(self, lay: layout.Layout) -> tuple[str, bool]:
         """("", False) when ``lay`` may be the top face, else (reason, whether only its placement
@@ -297,7 +313,7 @@ class _Checks:
                 return "1: pip size", False
             # A 1's face: the face-coloured patch around its pip (side faces, shaded otherwise, are
             # other patches). The pip sits in its middle, alone, and the patch is a die's face.
-            found = d.patch_at(cx, cy, q.r)
+            found = self.patch(mem[0])
             if found is None:
                 return "1: no face around the pip", False
             k, (fx, fy), fs = found
@@ -307,8 +323,8 @@ class _Checks:
                 return "1: not in the middle of its face", True
             for i in others:
                 o = pips[i]
-                if o.contrast > 0.5 * pip_c and (math.hypot(o.x - fx, o.y - fy) < 0.55 * fs
-                                                 or (d.patch_at(o.x, o.y, o.r) or (0,))[0] == k):
+                dist = math.hypot(o.x - fx, o.y - fy)
+                if o.contrast > 0.5 * pip_c and (dist < 0.55 * fs or dist < fs and (self.patch(i) or (0,))[0] == k):
                     return "1: other pip on the face", False
             # Wherever a 2-6 would put pips, at any rotation, the face must be empty.
             if max((self.sample(*pt) for pt in _ring(lay, 0.5 * fs) if d.in_patch(k, *pt)),
@@ -373,7 +389,7 @@ class _Checks:
         """0-1: how clearly the pips stand above the empty positions, times the layout's fit."""
         pip_c = min(self.pips[i].contrast for i in lay.members)
         if lay.value == 1:
-            found = self.d.patch_at(*lay.center, self.pips[lay.members[0]].r)
+            found = self.patch(lay.members[0])
             half = 0.5 * found[2] if found else 0.5 * self.d.side
             empty = max(self.sample(*pt) for pt in _ring(lay, half))
         else:

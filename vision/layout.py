@@ -134,6 +134,7 @@ def candidates(
     tol: float = 0.25,
     size_ratio: float = 1.9,
     shape_tol: float = 0.6,
+    two_ratio: float | None = None,
     max_ratio: float = 2.2,
     min_sine: float = 0.5,
 ) -> list[Layout]:
@@ -143,8 +144,10 @@ def candidates(
     identity when None. tol: the largest misfit of a pip, in grid steps. size_ratio: the largest
     ratio of two pips' radii on one face (1s stand alone). shape_tol: how differently squashed
     (``shape_distance``) two pips of one face, or a face and its pips, may look: the pips of a side
-    face are squashed another way than those of the top. max_ratio, min_sine: how unequal and how
-    far from square the two axes may be (a face seen at up to ~55 degrees, a stretched photo).
+    face are squashed another way than those of the top. two_ratio: a tighter size ratio for the
+    two pips of a 2, which has nothing but their likeness for it (None: size_ratio). max_ratio,
+    min_sine: how unequal and how far from square the two axes may be (a face seen at up to ~55
+    degrees, a stretched photo).
     Returns the layouts, 1s included (every pip is a candidate 1).
     """
     p = [(float(x), float(y)) for x, y in points]
@@ -174,10 +177,12 @@ def candidates(
                     pairs.append((i, j, (p[i][0] + p[j][0]) / 2.0, (p[i][1] + p[j][1]) / 2.0, hx, hy, hl))
 
     # 2 and 3: one diagonal, with or without the centre.
+    two = size_ratio if two_ratio is None else two_ratio
     for i, j, mx, my, hx, hy, hl in pairs:
         ox, oy = other_diagonal((hx, hy), (s[i] + s[j]) / 2.0)
         u, v = ((hx + ox) / 2.0, (hy + oy) / 2.0), ((hx - ox) / 2.0, (hy - oy) / 2.0)
-        out.append(Layout(2, (i, j), (mx, my), u, v, 0.0))
+        if max(r[i], r[j]) <= two * min(r[i], r[j]):
+            out.append(Layout(2, (i, j), (mx, my), u, v, 0.0))
         step = (math.hypot(*u) + math.hypot(*v)) / 2.0
         for c in range(n):
             if c != i and c != j and okl[i][c] and okl[j][c]:

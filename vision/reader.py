@@ -24,6 +24,7 @@ import numpy as np
 from vision.dice import Blob, background, blob_tree, foreground_distance
 from vision.face import FaceRead, read_face
 from vision.frames import to_bgr
+from vision.pips import CHROMA
 from vision.reading import DiceReading, Die, unreadable
 
 
@@ -44,6 +45,7 @@ class ReaderParams:
     max_aspect: float = 2.0  # the rectangle's longer side / its shorter
     max_region_per_face: float = 2.2  # a region this much larger than its face may hold more
     max_cluster: float = 6.0  # die areas in the largest cluster of touching dice read as one
+    min_spread: float = 10.0  # colour spread (std, colour distance) a region with pips shows
     # Pips
     max_pips: int = 10  # most pip candidates for each die's area of a region
     min_pip_response: float = 6.0  # the pip filter's weakest peak
@@ -112,9 +114,10 @@ def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
         bg = _ycc(cv2.GaussianBlur(cv2.resize(ref, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0))
     else:
         bg = background(small)
-    dist = foreground_distance(_ycc(small), bg)
+    small_ycc = _ycc(small)
+    dist = foreground_distance(small_ycc, bg)
     roots = blob_tree(dist, p.levels, 2.0, (p.min_die * 0.8) ** 2, (p.max_die * 1.6) ** 2)
-    ctx = _Context(bgr, p)
+    ctx = _Context(bgr, small_ycc, p)
     ctx.debug["blobs"] = roots
     dice: list[Die] = []
     for root in roots:
@@ -135,11 +138,23 @@ def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
 class _Context:
     """One frame's reading in progress: the frame, the tunables, what went wrong, what was tried."""
 
-    def __init__(self, bgr: np.ndarray, p: ReaderParams):
-        self.bgr, self.p = bgr, p
+    def __init__(self, bgr: np.ndarray, small_ycc: np.ndarray, p: ReaderParams):
+        self.bgr, self.small_ycc, self.p = bgr, small_ycc, p
         self.size = (bgr.shape[1], bgr.shape[0])
         self.problems: list[str] = []
         self.debug: dict = {"reads": []}
+
+    def plain(self, blob: Blob) -> bool:
+        """Whether a blob's colours hardly vary (a shadow, a patch of tray, a glare halo): a die has
+        pips, so its colours spread by ``min_spread`` or more (on the half-size frame)."""
+        x, y, w, h = cv2.boundingRect(blob._c)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(mask, [blob._c - np.array([[x, y]], np.int32)], -1, 1, -1)
+        px = self.small_ycc[y:y + h, x:x + w][mask > 0]
+        if len(px) < 4:
+            return True
+        var = px.var(axis=0)
+        return float(np.sqrt(var[0] + CHROMA * (var[1] + var[2]))) < self.p.min_spread
 
 
 def _ycc(bgr: np.ndarray) -> np.ndarray:
@@ -167,7 +182,7 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
     # A region at the frame's edge may be a die cut off by it: its pips are looked at (a tighter
     # cut inside it must explain them) but it is never read as dice.
     inside = x > 1 and y > 1 and x + w < ctx.size[0] - 1 and y + h < ctx.size[1] - 1
-    if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area):
+    if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area) and not ctx.plain(blob):
         # A die's scale: the side of a square of the region's area, or, for a region of several
         # touching dice, the largest disk inside it.
         fr: FaceRead = read_face(ctx.bgr, blob.contour, min(blob.side, blob.inscribed), p, seen)
@@ -191,7 +206,7 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
     for child in blob.children:
         kids.extend(_solve(ctx, child, failed_area, seen))
     # Touching dice that never part at a higher cut: read the cluster at the size of one die in it.
-    if inside and not _die_like(blob, p) and _cluster_like(blob, p):
+    if inside and not _die_like(blob, p) and _cluster_like(blob, p) and not ctx.plain(blob):
         fr = read_face(ctx.bgr, blob.contour, blob.inscribed, p)
         ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": "cluster: " + (fr.reason or f"{len(fr.dice)} dice"),
                                    "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
@@ -202,5 +217,7 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
 
 
 def _cluster_like(b: Blob, p: ReaderParams) -> bool:
-    """Whether a blob may be a few touching dice: larger than one die, at most a handful."""
-    return p.min_die <= b.inscribed <= p.max_die and b.area <= p.max_cluster * b.inscribed ** 2
+    """Whether a blob may be a few touching dice: two dice's area or more (an L of three has 1.7
+    times the square of its largest inscribed disk, two side by side 2), at most a handful."""
+    return (p.min_die <= b.inscribed <= p.max_die
+            and 1.6 * b.inscribed ** 2 <= b.area <= p.max_cluster * b.inscribed ** 2)
