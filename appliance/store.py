@@ -348,6 +348,8 @@ def _check_existing(path: Path) -> str | None:
     try:
         (app,) = db.execute("PRAGMA application_id").fetchone()
         if app != APPLICATION_ID:
+            if app == 0 and db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
+                return None  # SQLite with nothing in it: our own creation, cut off before its tables
             return _("not a Dice Table file")
         (version,) = db.execute("PRAGMA user_version").fetchone()
         if version != SCHEMA_VERSION:

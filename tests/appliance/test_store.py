@@ -202,7 +202,7 @@ def orphan_wal(path: Path) -> None:
     path.with_name(path.name + "-wal").write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 60)
 
 
-@pytest.mark.parametrize("spoil", [damage_pages, plain_text, empty, foreign, empty_sqlite, newer_schema,
+@pytest.mark.parametrize("spoil", [damage_pages, plain_text, empty, foreign, newer_schema,
                                    truncated, bad_json_row, orphan_wal])
 def test_an_unusable_file_is_moved_aside_and_play_starts_fresh(tmp_path, spoil):
     make_good_store(tmp_path)
@@ -219,6 +219,25 @@ def test_an_unusable_file_is_moved_aside_and_play_starts_fresh(tmp_path, spoil):
         s.record(game, {"announce": 31}, [])
     with Store.open(tmp_path) as s:
         assert s.notice is None and s.unfinished().actions == [{"announce": 31}]
+
+
+def test_a_store_whose_first_creation_was_cut_off_by_a_pulled_plug_is_made_without_a_notice(tmp_path):
+    """The first boot dies between opening the new file and writing its tables: no game was ever
+    saved, so there is nothing to report; the file (SQLite, no tables, no mark) is simply made."""
+    import subprocess
+    import sys
+
+    code = ("import os, sys; from pathlib import Path; from appliance import store; "
+            "store._connect(Path(sys.argv[1]) / store.FILENAME); os.kill(os.getpid(), 9)")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parents[2])
+    assert (tmp_path / FILENAME).stat().st_size > 0
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and s.moved_to is None
+        s.record(s.start_game(SETUP), {"announce": 31}, [])
+    assert not list(tmp_path.glob(FILENAME + ".broken-*"))
+    empty_sqlite(tmp_path / FILENAME)  # the same, made by hand
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and s.unfinished() is None
 
 
 def test_moving_aside_twice_in_one_second_keeps_both_files(tmp_path):
