@@ -521,6 +521,7 @@ class App:
             return
         self.editing = i
         self.typed = self.seats[i]
+        self.layout = _keyboard_for(self.typed)
         self.screen = "names"
 
     def _c_add(self, _arg: str) -> None:
@@ -528,6 +529,7 @@ class App:
             self.say(_("No more seats at this game"))
             return
         self.editing, self.typed = None, ""
+        self.layout = _keyboard_for("")
         self.screen = "names"
 
     def _c_up(self, arg: str) -> None:
@@ -690,3 +692,11 @@ class App:
         if kind == "lift" and self._last_kind != "lift" and self.hooks.reread:
             self.hooks.reread()
         self._last_kind = kind
+
+
+def _keyboard_for(name: str) -> str:
+    """The on-screen keyboard a name is typed on: its own script's, or for a new name the kiosk's
+    language's (a Russian table types Cyrillic names)."""
+    if name:
+        return "cyrillic" if any("\u0400" <= ch <= "\u04ff" for ch in name) else "latin"
+    return "cyrillic" if i18n.language() == "ru" else "latin"

@@ -502,3 +502,26 @@ def test_reveal_held_down_before_the_announcement_does_not_reveal_it(rig):
     assert s.game.actions == [{"announce": 54}] and "again" in rig.app.message
     rig.press(0.2)
     assert s.game.actions == [{"announce": 54}, {"reveal": True}]
+
+
+def test_a_new_name_on_a_russian_kiosk_starts_on_the_cyrillic_keys_and_a_latin_name_on_the_latin_keys():
+    from appliance import i18n
+    from appliance.kiosk.app import App
+
+    i18n.set_language("ru")
+    try:
+        app = App(players=["Ann", "Боря"], clock=lambda: 0.0)
+        app.choose("add")
+        assert app.screen == "names" and app.layout == "cyrillic"
+        app.back()
+        app.choose("seat:0")
+        assert app.layout == "latin"
+        app.back()
+        app.choose("seat:1")
+        assert app.layout == "cyrillic"
+        i18n.set_language("lv")
+        app.back()
+        app.choose("add")
+        assert app.layout == "latin"
+    finally:
+        i18n.set_language("en")
