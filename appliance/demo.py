@@ -553,8 +553,9 @@ class ScriptedEvening:
         for s in self.sessions:
             for k, n in s.roll_sources.items():
                 sources[k] = sources.get(k, 0) + n
+        where = {"camera": _("camera"), "hand": _("hand")}  # Session.roll_sources' keys, in words
         self._line(_("rolls the engine took, by where they came from: {sources}").format(
-            sources=", ".join(f"{k} {n}" for k, n in sorted(sources.items()))))
+            sources=", ".join(f"{where.get(k, k)} {n}" for k, n in sorted(sources.items()))))
         self._line(_("{n} screenshots in {folder}").format(n=len(self.shots), folder=self.out))
         self._line(_("played in {seconds:.1f} s").format(seconds=time.perf_counter() - started))
         return 0
@@ -575,7 +576,8 @@ class ScriptedEvening:
         self.app.screen = "setup"
         self.tap(f"game:{kind}", _("chooses {game}").format(game=game_name(kind)))
         self.tap("start", _("starts {game} with {players}").format(game=game_name(kind), players=", ".join(seats))
-                 + (" " + _("(house rules {rules})").format(rules=rules) if rules else ""))
+                 + (" " + _("(house rules {rules})").format(
+                     rules=", ".join(f"{k} = {v}" for k, v in rules.items())) if rules else ""))
         self._line("")
         self._line(f"== {game_name(kind)} ==")
 

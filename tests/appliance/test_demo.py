@@ -82,3 +82,10 @@ def test_a_source_folder_without_photos_is_a_clear_error(tmp_path, capsys):
 def test_an_unknown_game_is_a_clear_error(tmp_path, capsys):
     assert main(["demo", "--headless", "--games", "poker", "--out", str(tmp_path)]) == 1
     assert "poker" in capsys.readouterr().err
+
+
+def test_the_transcript_in_russian_says_the_house_rules_and_the_roll_sources_in_words(tmp_path, capsys):
+    assert main(["demo", "--headless", "--lang", "ru", "--games", "maexle", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "(домашние правила limit = 3)" in out and "{'" not in out
+    assert re.search(r"по источнику: камера \d+", out)
