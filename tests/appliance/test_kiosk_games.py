@@ -525,3 +525,31 @@ def test_a_new_name_on_a_russian_kiosk_starts_on_the_cyrillic_keys_and_a_latin_n
         assert app.layout == "latin"
     finally:
         i18n.set_language("en")
+
+
+def test_reveal_and_accept_pressed_together_take_one_answer_and_say_why_not_the_other(mock_pins):
+    """After an announced Mäxle the receiver accepts or reveals; a REVEAL button and an extra ACCEPT
+    button pressed at the same moment take one answer, and the other press says it is not due."""
+    r = Rig(mock_pins)
+    accept_pin = 27
+    r.buttons.close()
+    r.buttons = r.kiosk.buttons = GpioButtons(r.commands, REVEAL_PIN, extra={accept_pin: "accept"},
+                                              clock=lambda: r.now)
+    try:
+        r.frames(2)
+        start(r, "maexle", ["Ann", "Bo"])
+        s = r.app.session
+        r.tap("announce:21")
+        r.dismiss()
+        r.frames(2)
+        assert {"reveal", "accept"} <= set(s.need.actions)
+        for pin in (REVEAL_PIN, accept_pin):
+            mock_pins.pin(pin).drive_low()
+        r.frames(6)
+        for pin in (REVEAL_PIN, accept_pin):
+            mock_pins.pin(pin).drive_high()
+        r.frames(3)
+        answers = [a for a in s.game.actions if "reveal" in a or "accept" in a]
+        assert len(answers) == 1 and r.app.message.startswith("Not now")
+    finally:
+        r.close()
