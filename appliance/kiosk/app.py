@@ -261,8 +261,8 @@ class App:
     def select(self, n: int) -> None:
         """The n-th choice (1-based), as a digit key picks it; in the hand entry a digit 1-6 sets
         the next die."""
-        if self.screen == "hand" and 1 <= n <= 6:
-            if self.hand:
+        if self.screen == "hand":  # digits are faces here; 7-9 and 0 are none (and OK has no number)
+            if self.hand and 1 <= n <= 6:
                 self.hand[self.hand_focus] = n
                 self.hand_focus = (self.hand_focus + 1) % len(self.hand)
             return

@@ -553,3 +553,14 @@ def test_reveal_and_accept_pressed_together_take_one_answer_and_say_why_not_the_
         assert len(answers) == 1 and r.app.message.startswith("Not now")
     finally:
         r.close()
+
+
+def test_on_the_hand_entry_a_digit_that_is_no_die_value_does_nothing(rig):
+    """Digits 1-6 type the dice; 7, 8, 9 and 0 are no face. They must not press the unnumbered OK
+    (the 7th choice of a 5-dice entry) or Cancel."""
+    start(rig, "yacht", ["Ann"])
+    rig.tap("fix")
+    rig.tap("hand")
+    for key in ("7", "8", "9", "0"):
+        rig.key(key)
+    assert rig.app.screen == "hand" and rig.app.session.game.actions == [] and rig.app.hand == [1] * 5
