@@ -29,13 +29,13 @@ SHADOW = 0.35  # weight of darkening against the background
 class Blob:
     """A foreground blob at one level of the ladder, in frame px (shape measures on first use).
 
-    contour: (n, 1, 2) int32. area: px^2, holes filled. rect: cv2.minAreaRect. fill: area / rect
+    contour: (n, 1, 2) int32 (map_contour: the same in the cut map's px). area: px^2, holes filled. rect: cv2.minAreaRect. fill: area / rect
     area (1 for a square seen straight). solidity: area / convex hull area. level: index in the
     ladder. children: the blobs at the next level inside this one.
     """
 
     def __init__(self, contour_map: np.ndarray, scale: float, area: float, level: int):
-        self._c = contour_map
+        self.map_contour = contour_map  # (n, 1, 2) int32 in the cut map's px
         self._scale = scale
         self.area = area
         self.level = level
@@ -43,7 +43,7 @@ class Blob:
 
     @cached_property
     def contour(self) -> np.ndarray:
-        return np.round((self._c.astype(np.float32) + 0.5) * self._scale).astype(np.int32)
+        return np.round((self.map_contour.astype(np.float32) + 0.5) * self._scale).astype(np.int32)
 
     @cached_property
     def rect(self) -> tuple:
@@ -72,12 +72,19 @@ class Blob:
         """The side of a square of the same area, px."""
         return float(np.sqrt(self.area))
 
+    def pixels(self, image: np.ndarray) -> np.ndarray:
+        """(n, C) the pixels of ``image`` (the cut map's size) that lie on the blob."""
+        x, y, w, h = cv2.boundingRect(self.map_contour)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(mask, [self.map_contour - np.array([[x, y]], np.int32)], -1, 1, -1)
+        return image[y:y + h, x:x + w][mask > 0]
+
     @cached_property
     def inscribed(self) -> float:
         """The diameter of the largest disk inside the blob, px: one die's side in a cluster of dice."""
-        x, y, w, h = cv2.boundingRect(self._c)
+        x, y, w, h = cv2.boundingRect(self.map_contour)
         mask = np.zeros((h + 2, w + 2), np.uint8)
-        cv2.drawContours(mask, [self._c - np.array([[x - 1, y - 1]], np.int32)], -1, 255, -1)
+        cv2.drawContours(mask, [self.map_contour - np.array([[x - 1, y - 1]], np.int32)], -1, 255, -1)
         return float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) * 2.0 * self._scale
 
     @property
@@ -165,7 +172,7 @@ def blob_tree(dist: np.ndarray, levels: tuple[float, ...], scale: float, min_are
         prev = blobs
         prev_labels = np.zeros(binary.shape, np.uint16)
         for k, blob in enumerate(blobs, start=1):
-            cv2.drawContours(prev_labels, [blob._c], -1, k, -1)
+            cv2.drawContours(prev_labels, [blob.map_contour], -1, k, -1)
     return roots
 
 

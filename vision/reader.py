@@ -69,7 +69,7 @@ DEFAULT = ReaderParams()
 
 
 def read_dice(frame, expected: int | None = None, reference: np.ndarray | None = None,
-              params: ReaderParams = DEFAULT) -> DiceReading:
+              params: ReaderParams = DEFAULT, *, debug: bool = False) -> DiceReading:
     """Read the dice in one frame (see the module docstring).
 
     frame: anything ``vision.frames.to_bgr`` accepts: (H, W, 3) uint8 BGR, (H, W) or (H, W, 1)
@@ -78,7 +78,8 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
         count is ``unreadable`` ("expected 5 dice, found 4"). None: whatever lies there.
     reference: an empty-tray frame of the same size from calibration (same formats as ``frame``);
         ignored when it cannot be normalised or its size differs.
-    params: the tunables.
+    params: the tunables. debug: also put what was tried in ``reading.extra["debug"]`` (the blob
+        tree, each region read with its pips and verdict), for drawing and investigating.
     Returns a ``DiceReading``: ``ok`` with each die's value (1-6), top-face centre and box (frame px)
     and confidence (0-1), in reading order; or ``unreadable`` with the reason and the dice that were
     read (for display only). Raises ``vision.frames.FrameError`` for a frame ``to_bgr`` rejects,
@@ -94,14 +95,14 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
         if ref is not None and ref.shape != bgr.shape:
             ref = None
     try:
-        return _read(bgr, expected, ref, params)
+        return _read(bgr, expected, ref, params, debug)
     except Exception as exc:  # noqa: BLE001
         # A safety net so the kiosk never shows a traceback, not a code path: the tests feed
         # drawn, synthetic, garbage and noise frames and require that this reason never appears.
         return unreadable(f"reader failure ({type(exc).__name__}: {exc})")
 
 
-def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
+def _read(bgr, expected, ref, p: ReaderParams, debug: bool) -> DiceReading:
     h, w = bgr.shape[:2]
     half = cv2.resize(bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     # A camera's pixels differ from their 3x3 median by a few levels (salt-and-pepper specks
@@ -117,8 +118,7 @@ def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
     small_ycc = _ycc(small)
     dist = foreground_distance(small_ycc, bg)
     roots = blob_tree(dist, p.levels, 2.0, (p.min_die * 0.8) ** 2, (p.max_die * 1.6) ** 2)
-    ctx = _Context(bgr, small_ycc, p)
-    ctx.debug["blobs"] = roots
+    ctx = _Context(bgr, small_ycc, p, debug)
     dice: list[Die] = []
     for root in roots:
         dice.extend(_solve(ctx, root))
@@ -131,30 +131,38 @@ def _read(bgr, expected, ref, p: ReaderParams) -> DiceReading:
         out = unreadable(f"expected {expected} dice, found {len(dice)}", tuple(dice))
     else:
         out = DiceReading("ok", tuple(dice))
-    out.extra["debug"] = ctx.debug
+    if ctx.debug is not None:
+        out.extra["debug"] = dict(ctx.debug, blobs=roots)
     return out
 
 
 class _Context:
     """One frame's reading in progress: the frame, the tunables, what went wrong, what was tried."""
 
-    def __init__(self, bgr: np.ndarray, small_ycc: np.ndarray, p: ReaderParams):
+    def __init__(self, bgr: np.ndarray, small_ycc: np.ndarray, p: ReaderParams, debug: bool):
         self.bgr, self.small_ycc, self.p = bgr, small_ycc, p
         self.size = (bgr.shape[1], bgr.shape[0])
         self.problems: list[str] = []
-        self.debug: dict = {"reads": []}
+        self.debug: dict | None = {"reads": []} if debug else None
 
     def plain(self, blob: Blob) -> bool:
         """Whether a blob's colours hardly vary (a shadow, a patch of tray, a glare halo): a die has
         pips, so its colours spread by ``min_spread`` or more (on the half-size frame)."""
-        x, y, w, h = cv2.boundingRect(blob._c)
-        mask = np.zeros((h, w), np.uint8)
-        cv2.drawContours(mask, [blob._c - np.array([[x, y]], np.int32)], -1, 1, -1)
-        px = self.small_ycc[y:y + h, x:x + w][mask > 0]
+        px = blob.pixels(self.small_ycc)
         if len(px) < 4:
             return True
         var = px.var(axis=0)
         return float(np.sqrt(var[0] + CHROMA * (var[1] + var[2]))) < self.p.min_spread
+
+    def read(self, blob: Blob, side: float, seen=(), cluster: bool = False) -> FaceRead:
+        """Read a blob's region (``vision.face.read_face``), noting it when debugging."""
+        fr = read_face(self.bgr, blob.contour, side, self.p, seen)
+        if self.debug is not None:
+            why = fr.reason or (f"{len(fr.dice)} dice" if cluster else f"read {fr.value}")
+            self.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": ("cluster: " if cluster else "") + why,
+                                        "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
+                                        "faces": fr.dice})
+        return fr
 
 
 def _ycc(bgr: np.ndarray) -> np.ndarray:
@@ -172,10 +180,11 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
     """The dice in a blob's subtree: the blob itself as one die, or its children's dice.
 
     A blob nearly as large as one already read without success (``failed_area``) is not read again:
-    at a slightly higher cut the same region says the same. The pips that failed read saw (``seen``)
-    must be explained by a reading of a tighter region inside it too. A blob read as one die but much larger
-    than that die's face may hold another die, or show a side face as squarely as the top: its
-    children are read too. More dice there win; one die of another value makes the die ambiguous.
+    at a slightly higher cut the same region says the same. The pips that failed read saw
+    (``seen``) must be explained by a reading of a tighter region inside it too. A blob read as one
+    die but much larger than that die's face may hold another die, or show a side face as squarely
+    as the top: its children are read too. More dice there win; one die of another value makes the
+    die ambiguous.
     """
     p = ctx.p
     x, y, w, h = blob.box
@@ -185,12 +194,9 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
     if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area) and not ctx.plain(blob):
         # A die's scale: the side of a square of the region's area, or, for a region of several
         # touching dice, the largest disk inside it.
-        fr: FaceRead = read_face(ctx.bgr, blob.contour, min(blob.side, blob.inscribed), p, seen)
-        ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": fr.reason or f"read {fr.value}",
-                                   "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
-                                   "faces": fr.dice})
+        fr = ctx.read(blob, min(blob.side, blob.inscribed), seen)
         if fr.dice and inside:
-            dice = [Die(f.value, f.center, f.box, f.confidence) for f in fr.dice]
+            dice = _dice(fr)
             area = sum(f.area for f in fr.dice)
             if len(dice) == 1 and area and blob.area > p.max_region_per_face * area:
                 die = dice[0]
@@ -207,13 +213,14 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
         kids.extend(_solve(ctx, child, failed_area, seen))
     # Touching dice that never part at a higher cut: read the cluster at the size of one die in it.
     if inside and not _die_like(blob, p) and _cluster_like(blob, p) and not ctx.plain(blob):
-        fr = read_face(ctx.bgr, blob.contour, blob.inscribed, p)
-        ctx.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": "cluster: " + (fr.reason or f"{len(fr.dice)} dice"),
-                                   "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
-                                   "faces": fr.dice})
+        fr = ctx.read(blob, blob.inscribed, cluster=True)
         if len(fr.dice) >= 2 and len(fr.dice) > len(kids):
-            return [Die(f.value, f.center, f.box, f.confidence) for f in fr.dice]
+            return _dice(fr)
     return kids
+
+
+def _dice(fr: FaceRead) -> list[Die]:
+    return [Die(f.value, f.center, f.box, f.confidence) for f in fr.dice]
 
 
 def _cluster_like(b: Blob, p: ReaderParams) -> bool:
