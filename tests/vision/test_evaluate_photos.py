@@ -28,21 +28,21 @@ TARGETS = [
     (source, "all", "ok_wrong", 0.05) for source in
     ("nell-byler", "matteop65", "epanemu-dice3", "epanemu-dice3-trainaug")]
 
-# Not reached yet, with the figure last measured on the full set (commit message of the reader).
+# Not reached yet, with the figure last measured on the full set (712 photos, expected count given).
 NOT_YET = {
     ("matteop65", "table_like", "exact"): "88.5%",
     ("nell-byler", "table_like", "exact"): "51.0%",
     ("epanemu-dice3", "table_like", "exact"): "40.0%",
-    ("epanemu-dice3-trainaug", "table_like", "exact"): "37.4%",
+    ("epanemu-dice3-trainaug", "table_like", "exact"): "36.4%",
     ("nell-byler", "all", "per_die"): "59.6%",
-    ("epanemu-dice3", "all", "per_die"): "35.3%",
-    ("epanemu-dice3-trainaug", "all", "per_die"): "39.7%",
+    ("epanemu-dice3", "all", "per_die"): "35.1%",
+    ("epanemu-dice3-trainaug", "all", "per_die"): "39.6%",
     ("nell-byler", "table_like", "ok_wrong"): "7.4%",
     ("epanemu-dice3", "table_like", "ok_wrong"): "11.1%",
-    ("epanemu-dice3-trainaug", "table_like", "ok_wrong"): "11.1%",
+    ("epanemu-dice3-trainaug", "table_like", "ok_wrong"): "11.4%",
     ("nell-byler", "all", "ok_wrong"): "10.0%",
-    ("epanemu-dice3", "all", "ok_wrong"): "11.1%",
-    ("epanemu-dice3-trainaug", "all", "ok_wrong"): "10.9%",
+    ("epanemu-dice3", "all", "ok_wrong"): "15.8%",
+    ("epanemu-dice3-trainaug", "all", "ok_wrong"): "11.1%",
 }
 
 
