@@ -21,8 +21,9 @@ The sources:
 ``open_source(spec)`` makes one from the command line's SOURCE (``picamera``, a device number, a
 video file, an image folder or ``synthetic``).
 
-Faults are exceptions: ``CameraError`` and its subclasses, ``EndOfFrames`` at the normal end of a
-file or folder, ``SourceClosed`` after ``close()``.
+Faults are exceptions: ``CameraError`` and its subclasses (each with a ``kind`` of FAULT_KINDS, for
+a status line in the reader's own language), ``EndOfFrames`` at the normal end of a file or folder,
+``SourceClosed`` after ``close()``.
 """
 
 from __future__ import annotations
@@ -47,20 +48,56 @@ class Frame(NamedTuple):
     index: int
 
 
+# What went wrong, for a caller that words it itself (the kiosk, in its language): CameraError.kind.
+FAULT_KINDS = ("missing", "timeout", "frozen", "lost", "bad_frames")
+
+
 class CameraError(RuntimeError):
-    """The camera cannot give a frame now (the message says why, for the kiosk's status line)."""
+    """The camera cannot give a frame now.
+
+    The message says why in English, with the device and the retry (for logs and ``dicetable
+    watch``); ``kind`` says what went wrong as one of FAULT_KINDS, for a caller that words it itself:
+
+    - "missing": no camera could be opened (``CameraMissing``)
+    - "timeout": no new frame within the timeout (``CameraTimeout``)
+    - "frozen": the picture repeats bit for bit, a USB camera unplugged (``CameraFrozen``)
+    - "lost": the camera failed while giving frames (the driver raised; unplugged mid-read)
+    - "bad_frames": the camera gives frames that are not images
+
+    kind: one of FAULT_KINDS, default the class's own ("lost" for CameraError itself).
+    Raises ValueError for another kind.
+    """
+
+    kind = "lost"
+
+    def __init__(self, message: str = "", kind: str | None = None):
+        super().__init__(message)
+        if kind is not None:
+            if kind not in FAULT_KINDS:
+                raise ValueError(f"camera fault kind must be one of {', '.join(FAULT_KINDS)}, got {kind!r}")
+            self.kind = kind
+
+    def again(self, message: str) -> "CameraError":
+        """The same fault (class and kind) with another message."""
+        return type(self)(message, kind=self.kind)
 
 
 class CameraMissing(CameraError):
     """No camera could be opened (not connected, wrong device, busy, no picamera2)."""
 
+    kind = "missing"
+
 
 class CameraTimeout(CameraError):
     """The camera gave no new frame within the timeout."""
 
+    kind = "timeout"
+
 
 class CameraFrozen(CameraError):
     """The camera repeats a bit-identical frame: what a USB camera unplugged under OpenCV does."""
+
+    kind = "frozen"
 
 
 class EndOfFrames(EOFError):
@@ -357,9 +394,10 @@ class LiveCamera:
 
     ``read()`` returns each frame at most once, the newest, with its capture time (the device's
     timestamp when it has one, else the arrival time) on the ``time.monotonic`` clock. It raises
-    CameraMissing while the camera cannot be opened, CameraFrozen while it repeats one frame, and
-    CameraTimeout when no fresh frame comes within the timeout; ``status`` says the same for a
-    status line. Nothing here blocks the caller longer than ``timeout``.
+    CameraMissing while the camera cannot be opened, CameraFrozen while it repeats one frame, a
+    CameraError of kind "lost" or "bad_frames" while the device fails or gives garbage, and
+    CameraTimeout when no fresh frame comes within the timeout; ``status`` says the same in English.
+    Nothing here blocks the caller longer than ``timeout``.
     """
 
     def __init__(self, open_device: Callable[[], Device], *, name: str = "camera", order: str = "bgr",
@@ -423,7 +461,7 @@ class LiveCamera:
                 failures += 1
                 self.reconnects += 1
                 wait = min(self.backoff[1], self.backoff[0] * 2 ** (failures - 1))
-                self._set_fault(type(fault)(f"{fault}; reconnecting in {wait:.1f} s"))
+                self._set_fault(fault.again(f"{fault}; reconnecting in {wait:.1f} s"))
                 self._stop.wait(wait)
 
     def _pump(self, device: Device) -> CameraError | None:
@@ -440,6 +478,8 @@ class LiveCamera:
                 raw, stamp = device.read()
             except TimeoutError as exc:
                 return CameraTimeout(f"{self.name}: no frame within the timeout ({exc or 'timed out'})")
+            except CameraError as exc:  # a device that knows what went wrong keeps its kind
+                return exc.again(f"{self.name}: {exc}")
             except Exception as exc:
                 return CameraError(f"{self.name}: {exc}")
             now = self._clock()
@@ -451,7 +491,7 @@ class LiveCamera:
                 self.dropped["bad"] += 1
                 bad += 1
                 if bad >= self.frozen_after:
-                    return CameraError(f"{self.name}: gives frames that are not images ({exc})")
+                    return CameraError(f"{self.name}: gives frames that are not images ({exc})", kind="bad_frames")
                 continue
             bad = 0
             if previous is not None and image.shape == previous.shape and np.array_equal(image, previous):
@@ -523,7 +563,7 @@ class LiveCamera:
         if self._stop.is_set():
             raise SourceClosed(f"{self.name} is closed")
         if fault is not None:
-            raise type(fault)(str(fault))
+            raise fault.again(str(fault))
         raise CameraTimeout(f"{self.name}: no new frame within {wait:.2f} s")
 
     def close(self) -> None:
@@ -579,7 +619,7 @@ def open_source(spec: str | int | Path, *, size: tuple[int, int] = (640, 480), f
 
 
 __all__ = [
-    "CameraError", "CameraFrozen", "CameraMissing", "CameraTimeout", "Device", "EndOfFrames", "Frame",
+    "CameraError", "CameraFrozen", "CameraMissing", "CameraTimeout", "Device", "EndOfFrames", "FAULT_KINDS", "Frame",
     "FrameSource", "ImageFolderSource", "LiveCamera", "OpenCVDevice", "PiCamera2Device", "SourceClosed",
     "VideoFileSource", "normalise", "open_source",
 ]

@@ -12,8 +12,9 @@ import pytest
 
 from vision.frames import FrameError
 from vision.settle import SettleDetector
-from vision.sources import (CameraError, CameraFrozen, CameraMissing, CameraTimeout, EndOfFrames, ImageFolderSource,
-                            LiveCamera, PiCamera2Device, SourceClosed, VideoFileSource, normalise, open_source)
+from vision.sources import (FAULT_KINDS, CameraError, CameraFrozen, CameraMissing, CameraTimeout, EndOfFrames,
+                            ImageFolderSource, LiveCamera, PiCamera2Device, SourceClosed, VideoFileSource, normalise,
+                            open_source)
 from vision.synth import SyntheticTable, TableLook, render_still
 
 # ------------------------------------------------------------------------------------------------
@@ -153,7 +154,8 @@ class FakeDevice:
     """A camera that gives noisy frames every ``interval`` s; ``plan`` scripts its faults by frame
     number: "freeze" (repeats the last frame forever, as OpenCV does for an unplugged USB camera),
     "hang" (blocks until released), "timeout" (raises TimeoutError like picamera2), "burst" (stalls
-    ``stall`` s, then hands out 4 frames buffered before the stall at once)."""
+    ``stall`` s, then hands out 4 frames buffered before the stall at once), "unplug" (the driver
+    raises OSError), "garbage" (gives frames that are not images from then on)."""
 
     def __init__(self, interval=0.01, plan=None, stall=0.4, stamps=False, value=100):
         self.interval, self.plan, self.stall, self.stamps = interval, dict(plan or {}), stall, stamps
@@ -175,7 +177,7 @@ class FakeDevice:
     def read(self):
         step = self.plan.get(self.n)
         self.n += 1
-        if self.frozen or step == "freeze":
+        if self.frozen is True or step == "freeze":
             self.frozen = True
             time.sleep(self.interval)
             return self.last, None
@@ -185,6 +187,12 @@ class FakeDevice:
         if step == "timeout":
             time.sleep(self.interval * 3)
             raise TimeoutError("frame timed out")
+        if step == "unplug":
+            raise OSError(19, "No such device")
+        if self.frozen == "garbage" or step == "garbage":
+            self.frozen = "garbage"
+            time.sleep(self.interval)
+            return np.zeros((4, 4, 3), np.uint8), None
         if step == "burst":
             self.buffered = [self._frame(2) for _ in range(4)]
             time.sleep(self.stall)
@@ -297,6 +305,31 @@ def test_an_unplugged_usb_camera_repeating_its_last_frame_is_frozen_not_frames()
     assert isinstance(cam.faults[0], CameraFrozen) and "frozen" in str(cam.faults[0])
     assert any(isinstance(e, CameraMissing) for e in errors)  # it tried to reopen it, and it is gone
     assert dev.closed and "retrying" in status
+
+
+def test_each_camera_fault_has_its_kind_for_a_status_line_in_another_language():
+    assert [CameraMissing("x").kind, CameraTimeout("x").kind, CameraFrozen("x").kind, CameraError("x").kind] == \
+        ["missing", "timeout", "frozen", "lost"]
+    assert set(FAULT_KINDS) == {"missing", "timeout", "frozen", "lost", "bad_frames"}
+    assert CameraError("x", kind="bad_frames").again("y").kind == "bad_frames"
+    with pytest.raises(ValueError, match="kind"):
+        CameraError("x", kind="on fire")
+
+
+@pytest.mark.parametrize("step, kind, words", [("unplug", "lost", "No such device"),
+                                                ("garbage", "bad_frames", "not images"),
+                                                ("timeout", "timeout", "timed out"),
+                                                ("freeze", "frozen", "frozen")])
+def test_a_live_camera_fault_keeps_its_kind_through_the_reconnect_and_the_read(step, kind, words):
+    """The English message (device, retry) is for the journal; the kind survives the reader thread's
+    "reconnecting in" rewording and ``read()``'s re-raise, so the kiosk can word it itself."""
+    opener = Opener(FakeDevice(plan={3: step}), CameraMissing("no camera at device 0"))
+    cam = LiveCamera(opener, timeout=0.1, frozen_after=3, backoff=(0.5, 1.0))
+    frames, errors = _read_until(cam, lambda f: False, within=0.4)
+    cam.close()
+    assert cam.faults[0].kind == kind and words in str(cam.faults[0])
+    assert any(e.kind == kind and "reconnecting in" in str(e) for e in errors), errors
+    assert all(e.kind in (kind, "timeout") for e in errors)  # never "missing": reopening waits 0.5 s
 
 
 def test_frames_buffered_during_a_stall_are_dropped_as_stale():
