@@ -6,6 +6,10 @@ fault (it becomes the status line; the detector is interrupted so a frame from b
 makes a roll). The headless demo steps it itself, deterministically; the kiosk and the demo window run
 it in a :class:`CameraWorker` thread so the UI loop never waits for a camera or the reader.
 Settled readings leave through ``on_settled`` (the kiosk puts a ``settled`` command on its queue).
+
+A camera fault shows as a short status in the kiosk's language, chosen by the fault's ``kind``
+(``appliance.kiosk.words.camera_fault``); its English detail (device, retry) goes to the journal
+once, when the fault begins or changes kind, and the journal says when frames come again.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import time
 from typing import Callable
 
 from appliance.i18n import _
+from appliance.kiosk.words import camera_fault
 from vision.reading import DiceReading
 
 log = logging.getLogger(__name__)
@@ -44,6 +49,7 @@ class CameraPipeline:
         self._dice: tuple = ()
         self._ok = True
         self._fault = False  # the status line says a camera or reader fault
+        self._camera_fault = ""  # the kind of the camera fault going on ("" none): logged once each
         self._status = _("Camera starting…")
         self.state = "moving"
         self.frames = 0
@@ -95,8 +101,15 @@ class CameraPipeline:
             return None
         except (CameraError, SourceClosed) as exc:
             self.detector.interrupt()
-            self._set_status(_("Camera: {problem}").format(problem=exc), ok=False, frame=None)
+            kind = getattr(exc, "kind", None) or ("closed" if isinstance(exc, SourceClosed) else "")
+            if kind != self._camera_fault:
+                log.warning("camera fault (%s): %s", kind or type(exc).__name__, exc)
+                self._camera_fault = kind
+            self._set_status(camera_fault(kind), ok=False, frame=None)
             return None
+        if self._camera_fault:
+            log.info("camera: frames again after the fault (%s)", self._camera_fault)
+            self._camera_fault = ""
         self.frames += 1
         try:
             update = self.detector.update(frame.image, frame.t, frame.index)

@@ -96,6 +96,28 @@ def names(players) -> str:
     return _("{first} and {last}").format(first=", ".join(players[:-1]), last=players[-1])
 
 
+def camera_fault(kind: str) -> str:
+    """The live view's short status for a camera fault of ``kind`` (``vision.sources.FAULT_KINDS``, or
+    "closed" for a camera the kiosk has let go), in the active language: what the table sees and may
+    do, never the device's English detail (that goes to the journal). An unknown kind gets a
+    general line. The camera retries by itself in every case; the status clears with the next frame.
+    """
+    texts = {
+        # TRANSLATORS: camera status: no camera could be opened (unplugged, wrong port).
+        "missing": _("Camera not found — check its cable"),
+        # TRANSLATORS: camera status: the camera is there but no new picture came within a second.
+        "timeout": _("Camera stopped sending pictures, waiting…"),
+        # TRANSLATORS: camera status: the picture repeats exactly (a USB camera pulled out).
+        "frozen": _("Camera picture frozen, reconnecting…"),
+        # TRANSLATORS: camera status: the camera failed while sending pictures.
+        "lost": _("Camera connection lost, reconnecting…"),
+        # TRANSLATORS: camera status: what the camera sends is not a picture.
+        "bad_frames": _("Camera sends broken pictures, reconnecting…"),
+        "closed": _("Camera switched off"),
+    }
+    return texts.get(kind) or _("Camera problem, retrying…")
+
+
 def announcements(events: list[dict], players, drink_word: str = "sip", *, kind: str = "") -> list[Announcement]:
     """The announcements for one action's events, in the engine's order.
 

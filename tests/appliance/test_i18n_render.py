@@ -45,6 +45,7 @@ class Recorder:
         self.theme = th.Theme(*SIZE)
         self.problems: list[str] = []
         self.drawn = 0
+        self.texts: set[str] = set()
         self.screens: set[str] = set()
         self.smallest_px = 999
         self._fitted = None
@@ -59,6 +60,7 @@ class Recorder:
 
     def hook(self, content: str, drawn: pygame.Rect, box: pygame.Rect) -> None:
         self.drawn += 1
+        self.texts.add(content)
         font, wrapped = self._fitted
         where = f"{self.lang} {self.key}: {content!r}"
         self.smallest_px = min(self.smallest_px, font.get_height())
@@ -249,6 +251,33 @@ def test_every_screen_fits_its_boxes_in_every_language(recorder):
     assert recorder.screens >= {"setup", "names", "play", "correct", "hand", "sheet", "menu", "over"}
     assert recorder.drawn > 500
     assert not recorder.problems, f"{len(recorder.problems)} problems:\n" + "\n".join(recorder.problems[:40])
+
+
+@pytest.mark.parametrize("recorder", i18n.LANGUAGES, indirect=True)
+def test_every_camera_fault_status_fits_the_live_view_in_every_language(recorder):
+    """A camera fault leaves the live view without a picture and its status in the panel (the game
+    screen's and the correction screen's), in the kiosk's language."""
+    from appliance.inputs import Command
+    from appliance.kiosk.draw import CameraFeed
+    from appliance.kiosk.words import camera_fault
+    from vision.sources import FAULT_KINDS
+
+    app = recorder.app
+    app.game_kind = "biscuit"
+    assert app.start_game()
+    app.on_reading(reading((2, 4)))
+    app.banners.clear()
+    app.banner = None
+    for screen in ("play", "correct"):
+        if screen == "correct":
+            app.handle(Command("correct", source="button"))
+        view = build(app)
+        assert view.screen == screen
+        for kind in FAULT_KINDS + ("closed", "unknown"):
+            recorder._key = f"{view.key} camera {kind}"
+            draw(recorder.surface, view, recorder.theme, CameraFeed(status=camera_fault(kind), ok=False))
+    assert {camera_fault(kind) for kind in FAULT_KINDS} <= recorder.texts
+    assert not recorder.problems, "\n".join(recorder.problems)
 
 
 def test_the_check_notices_a_text_that_cannot_fit():
