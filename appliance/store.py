@@ -25,6 +25,13 @@ ended games (drinks and penalty points per player); ``new_evening()`` starts the
 game that no longer replays is ended with ``set_aside(id)`` (its log kept), so that it is not brought
 up at every start.
 
+The kiosk's own settings (the language chosen on the screen) are text under a key, as durable as the
+games: ``save_settings({"language": "lv"})``, ``setting("language")``.
+
+Versions: ``PRAGMA user_version`` is the schema's version. A file of an older version is upgraded in
+place when opened, in one commit (its games kept); a file of a newer version (a downgrade) is moved
+aside like a damaged one.
+
 Errors: ``StoreError`` (an OSError) when the state directory cannot be written at all. A damaged,
 empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with
 its -wal and -shm) and the store starts fresh, with ``notice`` saying so.
@@ -45,7 +52,7 @@ from appliance.i18n import _
 FILENAME = "dicetable.sqlite3"
 # PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
 APPLICATION_ID = 0x44695461
-SCHEMA_VERSION = 1  # PRAGMA user_version
+SCHEMA_VERSION = 2  # PRAGMA user_version; 2 added the settings table
 
 _SCHEMA = """
 CREATE TABLE evenings (
@@ -70,6 +77,14 @@ CREATE TABLE actions (
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 """
+_SETTINGS = """
+CREATE TABLE settings (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+# What brings a file of version v to v + 1 (run in one transaction with the new user_version).
+_UPGRADES = {1: _SETTINGS}
 
 
 class StoreError(OSError):
@@ -130,8 +145,9 @@ class Store:
         A file that is not a readable Dice Table store (not SQLite, damaged pages, empty, another
         program's database, a newer schema, a game row that no longer parses) is moved aside to a
         timestamped name; ``notice`` then holds the message for the screen (in the active language:
-        call ``i18n.set_language`` first) and ``moved_to`` the new name. Raises StoreError only when
-        the directory itself is unusable.
+        call ``i18n.set_language`` first) and ``moved_to`` the new name. A file of an older schema is
+        upgraded in place. Raises StoreError only when the directory itself is unusable (or the
+        upgrade cannot be written).
         """
         state_dir = Path(state_dir)
         try:
@@ -147,7 +163,7 @@ class Store:
             moved_to = _move_aside(path, clock())
         db = _connect(path)
         try:
-            _create_if_new(db, clock())
+            _create_or_upgrade(db, clock())
         except sqlite3.Error as exc:  # e.g. the disk is full
             db.close()
             raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
@@ -253,6 +269,22 @@ class Store:
             if cur.rowcount != 1:
                 raise KeyError(f"no game {game_id}")
 
+    # --- settings ----------------------------------------------------------------------------
+
+    def setting(self, key: str) -> str | None:
+        """The text last saved under ``key`` with ``save_settings``, or None."""
+        row = self.db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def save_settings(self, values: dict[str, str]) -> None:
+        """Keep each text of ``values`` under its key, all in one commit; durable when this returns.
+        Raises TypeError (nothing saved) for a key or value that is not a str."""
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items()):
+            raise TypeError(f"settings are text: {values!r}")
+        with _transaction(self.db):
+            self.db.executemany("INSERT INTO settings (key, value) VALUES (?, ?) "
+                                "ON CONFLICT (key) DO UPDATE SET value = excluded.value", values.items())
+
     # --- the evening -------------------------------------------------------------------------
 
     def new_evening(self, clock=time.time) -> int:
@@ -319,17 +351,30 @@ def _transaction(db: sqlite3.Connection):
     db.execute("COMMIT")
 
 
-def _create_if_new(db: sqlite3.Connection, now: float) -> None:
+def _create_or_upgrade(db: sqlite3.Connection, now: float) -> None:
+    """A new file gets the schema; a file of an older version (checked by ``_check_existing``) its
+    upgrades. Each in one commit: a pulled plug leaves the file as it was or as it should be."""
     (app,) = db.execute("PRAGMA application_id").fetchone()
     if app == APPLICATION_ID:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version < SCHEMA_VERSION:
+            with _transaction(db):  # user_version is in the file's header: it commits with the tables
+                for v in range(version, SCHEMA_VERSION):
+                    _execute_all(db, _UPGRADES[v])
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return
     with _transaction(db):  # schema and marks in one commit: a half-made file is never "ours"
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                db.execute(statement)
+        _execute_all(db, _SCHEMA + _SETTINGS)
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("INSERT INTO evenings (started) VALUES (?)", (now,))
+
+
+def _execute_all(db: sqlite3.Connection, script: str) -> None:
+    """The statements of ``script`` one by one (``executescript`` would commit the transaction)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
 
 
 def _check_existing(path: Path) -> str | None:
@@ -352,7 +397,7 @@ def _check_existing(path: Path) -> str | None:
                 return None  # SQLite with nothing in it: our own creation, cut off before its tables
             return _("not a Dice Table file")
         (version,) = db.execute("PRAGMA user_version").fetchone()
-        if version != SCHEMA_VERSION:
+        if not 1 <= version <= SCHEMA_VERSION:  # an older one is upgraded on open
             return _("saved by another version (schema {version})").format(version=version)
         (result,) = db.execute("PRAGMA quick_check(1)").fetchone()
         if result != "ok":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.store import FILENAME, Store, StoreError
+from appliance.store import FILENAME, SCHEMA_VERSION, Store, StoreError
 
 SETUP = {"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"limit": 6}}
 
@@ -136,6 +136,39 @@ def test_the_evening_sums_the_ended_games_and_a_new_evening_starts_at_zero(store
     assert [g.winner for g in store.ended_games()] == [["Bo"], None]
     store.new_evening()
     assert store.evening() == {} and store.ended_games() == []
+
+
+# --- the kiosk's settings ---------------------------------------------------------------------------
+
+def test_settings_are_kept_across_a_restart_and_a_new_value_replaces_the_old(tmp_path):
+    with Store.open(tmp_path) as s:
+        assert s.setting("language") is None
+        s.save_settings({"language": "de", "language_config": "en"})
+        s.save_settings({"language": "lv"})
+    with Store.open(tmp_path) as s:
+        assert s.notice is None
+        assert (s.setting("language"), s.setting("language_config")) == ("lv", "en")
+
+
+def test_a_setting_that_is_not_text_is_refused_and_nothing_is_saved(store):
+    with pytest.raises(TypeError, match="text"):
+        store.save_settings({"language": "ru", "volume": 3})
+    assert store.setting("language") is None
+
+
+def test_a_store_of_the_first_version_is_upgraded_in_place_with_its_games_kept(tmp_path):
+    make_good_store(tmp_path)
+    db = sqlite3.connect(tmp_path / FILENAME)
+    db.executescript("DROP TABLE settings; PRAGMA user_version = 1;")  # as version 1 wrote it
+    db.close()
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and s.moved_to is None
+        assert len(s.unfinished().actions) == 200
+        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        s.save_settings({"language": "ru"})
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and s.setting("language") == "ru" and len(s.unfinished().actions) == 200
+    assert not list(tmp_path.glob(FILENAME + ".broken-*"))
 
 
 # --- files that are not a usable store are moved aside, never a crash -----------------------------
