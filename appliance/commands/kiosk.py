@@ -2,7 +2,8 @@
 
 Reads the config (/etc/dicetable/config.toml, $DICETABLE_CONFIG or --config; see
 systemd/config.example.toml), opens the saved games in the state directory and resumes an unfinished
-game where it was, then runs the kiosk until it is stopped (SIGTERM, Ctrl+Q). A bad config file exits
+game where it was, in the language last chosen on the kiosk (unless the config's language changed
+since), then runs the kiosk until it is stopped (SIGTERM, Ctrl+Q). A bad config file exits
 with status 78 and one clear message (the unit does not restart on it). A missing camera or missing
 GPIO does not stop the kiosk: it says so on screen, and dice can be entered by hand.
 """
@@ -52,15 +53,16 @@ class Appliance:
         from appliance import i18n
         from appliance.i18n import _
         from appliance.inputs import Command, CommandQueue
-        from appliance.kiosk.app import App, Hooks
+        from appliance.kiosk.app import App, Hooks, start_language
         from appliance.store import Store, StoreError
 
         cfg = self.cfg
-        i18n.set_language(cfg.language)
+        i18n.set_language(cfg.language)  # the store's notice of a damaged file is worded in it
         try:
             store = Store.open(cfg.state_dir)
         except StoreError as exc:
             return self.service.fail(f"dicetable kiosk: {exc}", 1)
+        start_language(store, cfg.language)  # the language button's last choice, if the config kept its language
         if cfg.display.driver != "auto":
             os.environ["SDL_VIDEODRIVER"] = cfg.display.driver
         commands = CommandQueue()
@@ -77,7 +79,8 @@ class Appliance:
                 sounds.play(name)
 
         app = App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
-                  maexle_odds=cfg.coach.maexle_odds, hooks=Hooks(announce=announce, sound=sound))
+                  maexle_odds=cfg.coach.maexle_odds, config_language=cfg.language,
+                  hooks=Hooks(announce=announce, sound=sound))
         pipeline, worker = self._camera(commands, app)
         buttons = self._buttons(commands)
         if pipeline is not None:
@@ -100,8 +103,9 @@ class Appliance:
             commands.put(Command("quit", source="signal"))
         signal.signal(signal.SIGTERM, stop)
         kiosk.step()  # the first frame on screen
-        self.service.ready(_("{game}, {players} players").format(
-            game=app.session.kind if app.session else "setup", players=len(app.seats)))
+        # English, as the journal: it is the operator's `systemctl status` line, and sdnotify sends
+        # Latin-1 only (a Latvian or Russian status was dropped, READY=1 with it: no start, a restart loop).
+        self.service.ready(f"{app.session.kind if app.session else 'setup'}, {len(app.seats)} players")
         try:
             kiosk.run()
         finally:

@@ -33,6 +33,8 @@ GAMES = ("maexle", "biscuit", "yacht")
 MIN_PLAYERS = {"maexle": 2, "biscuit": 3, "yacht": 1}
 MAX_PLAYERS = {"maexle": 20, "biscuit": 20, "yacht": 8}
 MAX_NAME = 14  # characters: a name must fit a score sheet column
+# The store's settings for the language button's choice, and the config's language when it was made.
+LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
 IN_GAME = ("play", "correct", "sheet", "menu")
 
@@ -72,6 +74,8 @@ class App:
     rules: {game: {switch: value}} house rules from the config (RULES.md names).
     players: the seats to start the setup screen with.
     yacht_hint, maexle_odds: show the coach's hint line (config [coach]).
+    config_language: the config's ``language``, saved with the language button's choice (see
+        :func:`start_language`).
     clock: monotonic seconds (injectable for tests and the headless demo).
     banner_s: how long each announcement stays up (s), unless tapped away.
     """
@@ -82,6 +86,7 @@ class App:
     players: list[str] = field(default_factory=list)
     yacht_hint: bool = False
     maexle_odds: bool = False
+    config_language: str = i18n.SOURCE_LANGUAGE
     clock: Callable[[], float] = time.monotonic
     banner_s: float = 2.8
     hooks: Hooks = field(default_factory=Hooks)
@@ -503,8 +508,17 @@ class App:
         self.screen = "setup"
 
     def _c_lang(self, _arg: str) -> None:
+        """The next language, kept in the store so that it outlives a restart (:func:`start_language`)."""
         langs = i18n.LANGUAGES
-        i18n.set_language(langs[(langs.index(i18n.language()) + 1) % len(langs)])
+        lang = langs[(langs.index(i18n.language()) + 1) % len(langs)]
+        i18n.set_language(lang)
+        if self.store is None:
+            return
+        try:
+            self.store.save_settings({LANGUAGE_KEY: lang, LANGUAGE_CONFIG_KEY: self.config_language})
+        except Exception:  # the disk is gone: the table still gets its language, until the next start
+            log.exception("could not save the language %s", lang)
+            self.say(_("The language could not be saved: it lasts until the next start"))
 
     # -- setup and names ----------------------------------------------------------------------------
 
@@ -692,6 +706,37 @@ class App:
         if kind == "lift" and self._last_kind != "lift" and self.hooks.reread:
             self.hooks.reread()
         self._last_kind = kind
+
+
+def start_language(store, configured: str) -> str:
+    """Make the language the kiosk starts in the active one, and return it.
+
+    The rule: the language last chosen with the language button (kept in ``store``, an
+    ``appliance.store.Store`` or None) wins over the config's ``language`` (``configured``), unless
+    the config's ``language`` was changed since that choice: then the config's, and the choice is
+    forgotten. A saved language that is unknown or whose catalog is broken is logged and the config's
+    used. Call it before building the ``App``: its default seat names are in this language.
+    Raises ValueError only when ``configured`` itself cannot be set (``i18n.set_language``).
+    """
+    chosen = store.setting(LANGUAGE_KEY) if store is not None else None
+    if chosen is not None and store.setting(LANGUAGE_CONFIG_KEY) != configured:
+        log.info("language: %s from the config, changed since %s was chosen on the kiosk", configured, chosen)
+        try:
+            store.save_settings({LANGUAGE_KEY: configured, LANGUAGE_CONFIG_KEY: configured})
+        except Exception:
+            log.exception("could not forget the language chosen on the kiosk")
+        chosen = None
+    if chosen is not None and chosen != configured:
+        try:
+            i18n.set_language(chosen)
+        except ValueError as exc:
+            log.warning("language: the one chosen on the kiosk cannot be used (%s); %s from the config",
+                        exc, configured)
+        else:
+            log.info("language: %s, chosen on the kiosk (the config says %s)", chosen, configured)
+            return chosen
+    i18n.set_language(configured)
+    return configured
 
 
 def _keyboard_for(name: str) -> str:
