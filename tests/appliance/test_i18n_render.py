@@ -280,6 +280,22 @@ def test_every_camera_fault_status_fits_the_live_view_in_every_language(recorder
     assert not recorder.problems, "\n".join(recorder.problems)
 
 
+@pytest.mark.parametrize("recorder", i18n.LANGUAGES, indirect=True)
+def test_the_language_that_could_not_be_saved_is_said_in_full_in_every_language(recorder):
+    """The language button with the store's disk gone: the message line on the setup screen and the menu."""
+    app, show = recorder.app, recorder.show
+    text = i18n._("The language could not be saved: it lasts until the next start")
+    app.say(text)
+    show()
+    app.game_kind = "biscuit"
+    assert app.start_game()
+    app.choose("menu")
+    app.say(text)
+    show()
+    assert text in recorder.texts and recorder.screens == {"setup", "menu"}
+    assert not recorder.problems, "\n".join(recorder.problems)
+
+
 def test_the_check_notices_a_text_that_cannot_fit():
     pygame.init()
     rec = Recorder(App(players=list(PLAYERS)), "en")
