@@ -44,9 +44,7 @@ class Service:
         env = os.environ if env is None else env
         self.enabled = bool(env.get("NOTIFY_SOCKET")) or notifier is not None
         if notifier is None:
-            import sdnotify
-
-            notifier = sdnotify.SystemdNotifier()
+            notifier = _Utf8Notifier()
         self._notifier = notifier
         self._clock = clock
         self.watchdog_s = _watchdog_timeout(env)
@@ -90,6 +88,23 @@ class Service:
         print(message, file=sys.stderr, flush=True)
         self._send(f"STATUS={_one_line(message)}")
         return exit_status
+
+
+class _Utf8Notifier:
+    """sdnotify.SystemdNotifier, sending UTF-8 as systemd reads it.
+
+    sdnotify encodes the state as Latin-1 and silently drops a message it cannot encode: a Latvian or
+    Russian status line would lose the READY=1 sent with it, and systemd would restart the kiosk after
+    its start timeout. Handing sdnotify the UTF-8 bytes as Latin-1 characters sends exactly those bytes.
+    """
+
+    def __init__(self) -> None:
+        import sdnotify
+
+        self._notifier = sdnotify.SystemdNotifier()
+
+    def notify(self, state: str) -> None:
+        self._notifier.notify(state.encode("utf-8").decode("latin-1"))
 
 
 def _watchdog_timeout(env: Mapping[str, str]) -> float | None:

@@ -85,3 +85,15 @@ def test_the_real_notify_socket_receives_ready_and_watchdog(tmp_path, monkeypatc
     assert server.recv(4096) == b"READY=1\nSTATUS=playing"
     assert server.recv(4096) == b"WATCHDOG=1"
     server.close()
+
+
+def test_a_status_line_in_latvian_or_russian_reaches_systemd_as_utf8_with_its_ready(tmp_path, monkeypatch):
+    path = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    server.settimeout(2)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    svc = Service(env={"NOTIFY_SOCKET": path})
+    svc.ready("Mäxle, 3 spēlētāji, игроков")
+    assert server.recv(4096) == "READY=1\nSTATUS=Mäxle, 3 spēlētāji, игроков".encode("utf-8")
+    server.close()
