@@ -2,16 +2,19 @@
 
 Given a region that may be a die (or a few touching dice), it is resampled so a die spans ``SIDE``
 px, its face colour taken, its pips found (``vision.pips``) and every layout they can form listed
-(``vision.layout``). A layout inside a larger one of alike pips is never the answer. Each other
+(``vision.layout``). Pips just beside the region, in the foreground around it, are found too: they
+are never read, but a tighter cut may have left part of a die out, so every face must explain them.
+A layout inside a larger one of alike pips (beside ones included) is never the answer. Each other
 layout is checked against the image as a top face:
 
 - its pips look like pips of this die: size against the grid step, alike in contrast; a 2, having
-  only its pips' likeness for it, needs them closely alike;
-- nothing is left unexplained on the face: no other pip inside it, each empty grid position really
-  empty (a 6 whose middle pips were missed must not pass as a 4), and the face even between its
-  pips (a layout across an edge takes in shading or another die);
+  only its pips' likeness for it, needs them closely alike and each ringed by its face;
+- nothing is left unexplained on the face: no other pip inside it (for a 2 or 3 also inside the
+  face seen square), no pip beside the region just beyond it alike its own, each empty grid
+  position really empty (a 6 whose middle pips were missed must not pass as a 4), and the face
+  even between its pips (a layout across an edge takes in shading or another die);
 - the face sits on the die: its corners on the region, and, when seen at a slant, not with the die
-  going on above it (that is a side face turned to the camera);
+  or another of its pips going on above it (that is a side face turned to the camera);
 - a 1 is judged on its own face: the face-coloured patch around the pip, with the pip in its
   middle, alone, and its ring empty. A pip that passes as a 1 vetoes any 2 with it at a corner.
 
@@ -76,7 +79,8 @@ class _Die:
     """The image around one region, resampled so the die spans ``SIDE`` px: its box in YCrCb,
     masks and contrast map. ``to_frame`` maps box points back to frame px."""
 
-    def __init__(self, bgr: np.ndarray, contour: np.ndarray, side: float):
+    def __init__(self, bgr: np.ndarray, contour: np.ndarray, side: float, context: np.ndarray | None = None,
+                 reach: float = 0.3):
         H, W = bgr.shape[:2]
         x, y, w, h = cv2.boundingRect(contour)
         pad = int(0.25 * side) + 2
@@ -98,6 +102,18 @@ class _Die:
         self.inside = cv2.erode(self.mask, _disk(k), borderValue=0)
         self.face = _face_colour(self.ycc, self.inside if self.inside.any() else self.mask)
         self.contrast = contrast_map(self.ycc, self.face)
+        # Beside the region: the foreground around it (``context``, the region's lowest cut)
+        # within ``reach`` of a die's side. A tighter cut may leave some of a die's pips out:
+        # pips there are never read, but a face must explain them. ``around``: region and context.
+        self.beside = None
+        self.around = self.mask
+        if context is not None:
+            ctx = np.zeros_like(self.mask)
+            pts = np.round((context.reshape(-1, 2) - [x0, y0]) * s).astype(np.int32)
+            cv2.drawContours(ctx, [pts.reshape(-1, 1, 2)], -1, 255, -1)
+            self.around = cv2.bitwise_or(ctx, self.mask)
+            grown = cv2.dilate(self.mask, _disk(max(3, int(2 * reach * side) | 1)))
+            self.beside = cv2.bitwise_and(cv2.bitwise_and(grown, ctx), cv2.bitwise_not(self.inside))
 
     # Needed only once pips are found: computed on first use.
 
@@ -193,47 +209,69 @@ def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
     return px[sel].mean(axis=0) if sel.any() else px.mean(axis=0)
 
 
+def _ring_share(d: _Die, q: Pip, pips: list[Pip]) -> float:
+    """The share of a ring around pip ``q`` (twice its radius, squashed as the pip is; points on
+    other pips left out) whose contrast is face-like, below 0.4 of the pip's."""
+    w, v = np.linalg.eigh(q.shape)
+    half = v @ np.diag(np.sqrt(np.maximum(w, 1e-6))) @ v.T
+    pts = (np.array(_CIRCLE12) @ half.T) * (2.0 * q.r) + (q.x, q.y)
+    h, wd = d.contrast.shape
+    good = n = 0
+    for x, y in pts.tolist():
+        if any((x - o.x) ** 2 + (y - o.y) ** 2 < (1.3 * o.r) ** 2 for o in pips if o is not q):
+            continue
+        n += 1
+        ix, iy = int(round(x)), int(round(y))
+        good += 0 <= ix < wd and 0 <= iy < h and d.contrast[iy, ix] < 0.4 * q.contrast
+    return good / max(n, 1)
+
+
 @cache
 def _disk(k: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
 def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams,
-              seen: list[Pip] = ()) -> FaceRead:
+              context: np.ndarray | None = None) -> FaceRead:
     """Read the dice in one region of a frame.
 
     bgr: (H, W, 3) uint8 BGR, the whole frame. contour: (n, 1, 2) int32, the region's outline in
-    frame px. side: one die's side in px. seen: pips (frame px) found in a larger region around this
-    one whose reading failed: a tighter region may cut some off, yet they must be explained too.
+    frame px. side: one die's side in px. context: (m, 1, 2) int32, the outline of the foreground
+    around the region (its lowest cut), or None: pips found there beside the region are never
+    read, but any face must explain them (a tighter cut may leave part of a die out).
     Returns a FaceRead: the dice read with their confidence, or none and the reason.
     """
-    d = _Die(bgr, contour, side)
+    d = _Die(bgr, contour, side, context, p.beside_reach)
     # Up to max_pips for each die's area the region holds (a cluster of touching dice has more).
     limit = int(p.max_pips * max(1.0, cv2.countNonZero(d.mask) / (d.side * d.side)))
-    pips = find_pips(d.contrast, d.inside, d.side, min_response=p.min_pip_response,
-                     relative=p.min_pip_share, limit=limit + 1)
+    found = find_pips(d.contrast, d.inside, d.side, min_response=p.min_pip_response,
+                      relative=p.min_pip_share, limit=limit + 1, beside=d.beside)
+    pips = [q for q in found if not q.beside]
     shown = [Pip(*d.to_frame(q.x, q.y), q.r / d.scale, q.contrast, q.shape) for q in pips]
     if not pips:
         return FaceRead(reason="no pips", pips=shown)
     if len(pips) > limit:
         return FaceRead(reason="more pip-like spots than its dice can hold", pips=shown)
-    for q in seen:
-        x, y = (q.x - d.x0) * d.scale, (q.y - d.y0) * d.scale
-        if all((x - o.x) ** 2 + (y - o.y) ** 2 > (o.r + q.r * d.scale) ** 2 for o in pips):
-            pips.append(Pip(x, y, q.r * d.scale, q.contrast, q.shape))
+    own = len(pips)
+    # A spot beside the region counts only if it is a spot on a face, face-coloured all around (the
+    # tray or a shadow just beside a die is no pip).
+    pips += [q for q in found if q.beside and _ring_share(d, q, found) >= p.beside_ring]
     shapes = np.array([q.shape for q in pips])
     # Radii in the frame's own px: a pip's measured shape is as noisy as its real pixels are few.
-    cands = layout.candidates([(q.x, q.y) for q in pips], [q.r / d.scale for q in pips], shapes,
+    # Layouts are read from the region's own pips only (the first ``own``).
+    every = layout.candidates([(q.x, q.y) for q in pips], [q.r / d.scale for q in pips], shapes,
                               shape_tol=p.shape_tol, two_ratio=p.two_alike)
+    cands = [lay for lay in every if max(lay.members) < own]
     # Part of a larger layout of alike pips is never the answer, whatever sinks the larger one (a 3
-    # whose far corner sits on the rim must not pass as a 2 of two of its pips): such parts are not
-    # even checked, and if nothing else fits the die is unreadable.
+    # whose far corner sits on the rim must not pass as a 2 of two of its pips; a 2 of a 6 whose
+    # other pips a tighter region left out): such parts are not even checked, and if nothing else
+    # fits the die is unreadable.
     parts = set()
-    for lay in cands:
+    for lay in every:
         if lay.value >= 3:
             for k in range(2, len(lay.members)):
                 parts.update(frozenset(c) for c in combinations(lay.members, k))
-    check = _Checks(d, pips, shapes, p)
+    check = _Checks(d, pips, shapes, own, p)
     valid: list[layout.Layout] = []
     tried: list[tuple[int, str]] = []
     why = "no layout"
@@ -284,8 +322,9 @@ def _face_die(lay: layout.Layout, d: _Die, check: _Checks) -> FaceDie:
 class _Checks:
     """The top-face checks of the module docstring, for one die's pips."""
 
-    def __init__(self, d: _Die, pips: list[Pip], shapes: np.ndarray, p: ReaderParams):
-        self.d, self.pips, self.shapes, self.p = d, pips, shapes, p
+    def __init__(self, d: _Die, pips: list[Pip], shapes: np.ndarray, own: int, p: ReaderParams):
+        """pips: the region's own pips (the first ``own``), then those beside it."""
+        self.d, self.pips, self.shapes, self.own, self.p = d, pips, shapes, own, p
         r_typ = _median([q.r for q in pips])
         self.sample = d.sampler(0.6 * r_typ)
         self.squash = [layout.squash(q.shape) for q in pips]
@@ -338,6 +377,10 @@ class _Checks:
                     a.contrast, b.contrast) or layout.shape_distance(a.shape, b.shape) > 0.7 * float(
                     layout.shape_allowance(p.shape_tol, min(a.r, b.r) / d.scale))):
                 return "2: its pips unlike", False
+            # Nor is a spot at an edge (a shadow between dice, a rim): each pip of a 2 has its face
+            # all around it.
+            if min(_ring_share(d, pips[i], pips) for i in mem) < p.two_ring:
+                return "2: a pip not ringed by its face", False
         step = lay.step
         if not p.step_range[0] * side <= step <= p.step_range[1] * side:
             return f"{lay.value}: grid step {step / side:.2f} of the die", False
@@ -350,6 +393,30 @@ class _Checks:
             a, b = lay.to_grid(pips[i].x, pips[i].y)
             if max(abs(a), abs(b)) <= p.face_extent and pips[i].contrast > 0.5 * pip_c:
                 return f"{lay.value}: unexplained pip on the face", False
+        if lay.value in (2, 3):
+            # A 2 or 3 has its face's other diagonal only from its pips' shape, which blur or
+            # noise can squash (a column of a 6 passes as a narrow 3): the face seen square must
+            # hold no other pip of the region either.
+            dx, dy = lay.u[0] + lay.v[0], lay.u[1] + lay.v[1]
+            seen_square = layout.Layout(lay.value, mem, lay.center, ((dx - dy) / 2.0, (dy + dx) / 2.0),
+                                        ((dx + dy) / 2.0, (dy - dx) / 2.0), lay.residual)
+            for i in others:
+                a, b = seen_square.to_grid(pips[i].x, pips[i].y)
+                if i < self.own and max(abs(a), abs(b)) <= p.face_extent and pips[i].contrast > 0.5 * pip_c:
+                    return f"{lay.value}: a pip on its face seen square", False
+        # A pip beside the region just beyond the face, alike the face's own (contrast, size,
+        # squash), belongs to a larger face a tighter cut left part of (a 2 of two neighbours of a
+        # 5): not explained. (Pips of the region itself beyond the face are its side faces'.)
+        r_min = min(pips[i].r for i in mem)
+        r_max = max(pips[i].r for i in mem)
+        for o in pips[self.own:]:
+            if o.contrast < p.alike_contrast * pip_c or not r_min / p.alike_size <= o.r <= r_max * p.alike_size:
+                continue
+            if min(layout.shape_distance(o.shape, pips[k].shape) for k in mem) > p.shape_tol:
+                continue
+            a, b = lay.to_grid(o.x, o.y)
+            if max(abs(a), abs(b)) <= p.beside_extent:
+                return f"{lay.value}: a pip like its own beside the face", False
         occupied = layout.PATTERNS[lay.value]
         for a, b in layout.GRID:
             if (a, b) not in occupied and self.sample(*lay.to_image(a, b)) > p.empty_share * pip_c:
@@ -363,13 +430,16 @@ class _Checks:
         # above may be a touching die.)
         if _squash(lay, self.shapes) > p.side_squash and self._die_above(lay):
             return f"{lay.value}: a side face (more die above it)", False
+        if _squash(lay, self.shapes) > p.side_squash and self._pip_above(lay, others, pip_c):
+            return f"{lay.value}: a side face (a pip above it)", False
         for a, b in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
             if not d.on_die(*lay.to_image(1.5 * a, 1.5 * b)):
                 return f"{lay.value}: face leaves the die", True
         return "", False
 
     def _die_above(self, lay: layout.Layout) -> bool:
-        """Whether the region goes on well above the face (past its top edge by 0.4 of its height)."""
+        """Whether the region, or the foreground around it, goes on well above the face (past its top
+        edge by 0.4 of its height)."""
         corners = [lay.to_image(1.85 * a, 1.85 * b) for a in (-1, 1) for b in (-1, 1)]
         top = min(c[1] for c in corners)
         height = max(c[1] for c in corners) - top
@@ -377,7 +447,21 @@ class _Checks:
         mid = (min(xs) + max(xs)) / 2.0
         h, w = self.d.mask.shape
         probes = [(mid + dx * (max(xs) - min(xs)) / 4.0, top - 0.4 * height) for dx in (-1, 0, 1)]
-        return sum(0 <= int(y) < h and 0 <= int(x) < w and bool(self.d.mask[int(y), int(x)]) for x, y in probes) >= 2
+        above = self.d.around
+        return sum(0 <= int(y) < h and 0 <= int(x) < w and bool(above[int(y), int(x)]) for x, y in probes) >= 2
+
+    def _pip_above(self, lay: layout.Layout, others, pip_c: float) -> bool:
+        """Whether a pip of this region not on the face lies above it (within a face's height
+        over its top edge): the top face a side face turned to the camera is seen below."""
+        corners = [lay.to_image(1.85 * a, 1.85 * b) for a in (-1, 1) for b in (-1, 1)]
+        top = min(c[1] for c in corners)
+        height = max(c[1] for c in corners) - top
+        xs = [c[0] for c in corners]
+        for i in others:
+            o = self.pips[i]
+            if i < self.own and o.contrast > 0.5 * pip_c and top - height <= o.y < top and min(xs) <= o.x <= max(xs):
+                return True
+        return False
 
     def _uneven(self, lay: layout.Layout, occupied, pip_c: float) -> float:
         """The share of points on the face, away from its pips, whose contrast is pip-like."""

@@ -21,6 +21,7 @@ class Pip:
 
     shape: (2, 2) float, the pip's second-moment matrix scaled to determinant 1: the identity for a
         round pip seen straight on, an ellipse's for a face seen at a slant.
+    beside: found beside the area searched (``find_pips(beside=...)``), not in it.
     """
 
     x: float
@@ -28,6 +29,7 @@ class Pip:
     r: float
     contrast: float
     shape: np.ndarray
+    beside: bool = False
 
 
 CHROMA = 3.0
@@ -77,6 +79,7 @@ def find_pips(
     relative_contrast: float = 0.4,
     radius: float = 0.075,
     limit: int = 12,
+    beside: np.ndarray | None = None,
 ) -> list[Pip]:
     """Pips inside one die.
 
@@ -91,14 +94,15 @@ def find_pips(
     if contrast.size == 0 or not inside.any():
         return []
     # Work in the box around where pips may lie, with room for the filter's reach.
-    ys_in, xs_in = np.nonzero(inside)
+    ys_in, xs_in = np.nonzero(inside if beside is None else inside | beside)
     m = int(np.ceil(radius * size * max(SCALES) * 3))
     y0, x0 = max(0, ys_in.min() - m), max(0, xs_in.min() - m)
     y1, x1 = ys_in.max() + m + 1, xs_in.max() + m + 1
     if (y0, x0) != (0, 0) or y1 < contrast.shape[0] or x1 < contrast.shape[1]:
-        return [Pip(q.x + x0, q.y + y0, q.r, q.contrast, q.shape) for q in find_pips(
+        return [Pip(q.x + x0, q.y + y0, q.r, q.contrast, q.shape, q.beside) for q in find_pips(
             np.ascontiguousarray(contrast[y0:y1, x0:x1]), np.ascontiguousarray(inside[y0:y1, x0:x1]), size,
-            min_response, relative, relative_contrast, radius, limit)]
+            min_response, relative, relative_contrast, radius, limit,
+            None if beside is None else np.ascontiguousarray(beside[y0:y1, x0:x1]))]
     # The response at a few pip sizes around the expected one (dice differ; a 1's pip is larger);
     # each pixel keeps its best, a difference of Gaussians being about scale-invariant.
     radii = [radius * size * f for f in SCALES]
@@ -121,17 +125,30 @@ def find_pips(
     base = float(np.median(contrast[inside > 0]))
     strong = cand & (resp >= floor)
     top_c = float(contrast[strong].max()) if strong.any() else 0.0
-    strong &= contrast >= base + relative_contrast * (top_c - base)
+    level = base + relative_contrast * (top_c - base)
+    strong &= contrast >= level
+    if beside is not None:
+        # Spots beside the area, judged by its own levels.
+        strong |= local_max & (beside > 0) & (inside == 0) & (resp >= floor) & (contrast >= level)
     ys, xs = np.nonzero(strong)
     order = np.argsort(-resp[ys, xs])
     # One peak per pip: a flat-topped response can hold several maxima, and a large pip shows
     # maxima at the smaller scales too.
     peaks: list[tuple[int, int, float]] = []
+    n_in = n_out = 0
     for x, y in zip(xs[order].tolist(), ys[order].tolist()):
         rp = radii[int(best[y, x])]
         if all((x - px) ** 2 + (y - py) ** 2 > (1.3 * max(rp, pr)) ** 2 for px, py, pr in peaks):
+            if inside[y, x]:
+                if n_in == limit:
+                    continue
+                n_in += 1
+            elif n_out == limit:
+                continue
+            else:
+                n_out += 1
             peaks.append((x, y, rp))
-            if len(peaks) == limit:
+            if n_in == limit and (beside is None or n_out == limit):
                 break
     if not peaks:
         return []
@@ -166,6 +183,6 @@ def find_pips(
         c = sxy[i] / cnt[i] - cx * cy
         det = np.sqrt(max(a * b - c * c, 1e-9))
         out.append(Pip(float(cx), float(cy), float(np.sqrt(cnt[i] / np.pi)), float(peak_c[i]),
-                       np.array([[a, c], [c, b]]) / det))
+                       np.array([[a, c], [c, b]]) / det, beside is not None and not inside[int(py[i]), int(px[i])]))
     out.sort(key=lambda q: -q.contrast)
     return out

@@ -8,8 +8,9 @@ How a frame is read:
    into a tree of blobs: touching dice part at a higher cut, a tilted die's top face stands alone.
 3. Each die-shaped blob, lowest cut first, is read (``vision.face``): pips found at the scale the
    blob implies, every layout they can form checked as a top face, the top face chosen or the die
-   called ambiguous. A blob that fails is tried at higher cuts, which must still explain the pips it
-   showed; a blob shaped like a few touching dice is read as a cluster.
+   called ambiguous. A blob that fails is tried at higher cuts, each read with the foreground
+   around it, whose pips it must still explain; a blob shaped like a few touching dice is read as
+   a cluster.
 4. The frame's reading is ``ok`` only when every die found was read and, if the caller said how many
    dice to expect, there are exactly that many; else ``unreadable`` with the reason.
 """
@@ -63,6 +64,13 @@ class ReaderParams:
     one_face: float = 0.5  # a 1's face (the face-coloured patch around its pip): smallest side
     one_offset: float = 0.15  # a 1's pip to the middle of its face, share of the face's side
     side_squash: float = 1.3  # a face squashed more than this with the die going on above it is a side face
+    # Pips beside a region (in the foreground around it, within beside_reach of a die's side)
+    beside_reach: float = 0.3
+    beside_ring: float = 0.75  # share of a ring around a spot there that must be face-coloured
+    beside_extent: float = 2.6  # grid steps from a face's centre: such a pip alike its own sinks it
+    alike_contrast: float = 0.7  # alike a face's pips: at least this share of their weakest contrast
+    alike_size: float = 1.5  # and a radius within this factor of theirs (and squashed alike)
+    two_ring: float = 0.6  # share of a ring around each pip of a 2 that must be face-coloured
 
 
 DEFAULT = ReaderParams()
@@ -154,14 +162,15 @@ class _Context:
         var = px.var(axis=0)
         return float(np.sqrt(var[0] + CHROMA * (var[1] + var[2]))) < self.p.min_spread
 
-    def read(self, blob: Blob, side: float, seen=(), cluster: bool = False) -> FaceRead:
-        """Read a blob's region (``vision.face.read_face``), noting it when debugging."""
-        fr = read_face(self.bgr, blob.contour, side, self.p, seen)
+    def read(self, blob: Blob, side: float, root: Blob, cluster: bool = False) -> FaceRead:
+        """Read a blob's region (``vision.face.read_face``) with the foreground around it (its
+        lowest cut ``root``), noting it when debugging."""
+        fr = read_face(self.bgr, blob.contour, side, self.p, root.contour)
         if self.debug is not None:
             why = fr.reason or (f"{len(fr.dice)} dice" if cluster else f"read {fr.value}")
             self.debug["reads"].append({"blob": blob, "pips": fr.pips, "why": ("cluster: " if cluster else "") + why,
                                         "lay": fr.dice[0].layout if fr.dice else None, "tried": fr.tried,
-                                        "faces": fr.dice})
+                                        "faces": fr.dice, "context": root.contour})
         return fr
 
 
@@ -176,16 +185,17 @@ def _die_like(b: Blob, p: ReaderParams) -> bool:
             and b.solidity >= p.min_solidity)
 
 
-def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list[Die]:
+def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, root: Blob | None = None) -> list[Die]:
     """The dice in a blob's subtree: the blob itself as one die, or its children's dice.
 
     A blob nearly as large as one already read without success (``failed_area``) is not read again:
-    at a slightly higher cut the same region says the same. The pips that failed read saw
-    (``seen``) must be explained by a reading of a tighter region inside it too. A blob read as one
-    die but much larger than that die's face may hold another die, or show a side face as squarely
-    as the top: its children are read too. More dice there win; one die of another value makes the
-    die ambiguous.
+    at a slightly higher cut the same region says the same. Each region is read with the foreground
+    around it (the subtree's ``root``, its lowest cut): a tighter region must explain the pips it
+    leaves out. A blob read as one die but much larger than that die's face may hold another die,
+    or show a side face as squarely as the top: its children are read too. More dice there win; one
+    die of another value makes the die ambiguous.
     """
+    root = root or blob
     p = ctx.p
     x, y, w, h = blob.box
     # A region at the frame's edge may be a die cut off by it: its pips are looked at (a tighter
@@ -194,26 +204,26 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, seen=()) -> list
     if _die_like(blob, p) and (not failed_area or blob.area < 0.8 * failed_area) and not ctx.plain(blob):
         # A die's scale: the side of a square of the region's area, or, for a region of several
         # touching dice, the largest disk inside it.
-        fr = ctx.read(blob, min(blob.side, blob.inscribed), seen)
+        fr = ctx.read(blob, min(blob.side, blob.inscribed), root)
         if fr.dice and inside:
             dice = _dice(fr)
             area = sum(f.area for f in fr.dice)
             if len(dice) == 1 and area and blob.area > p.max_region_per_face * area:
                 die = dice[0]
-                kids = [k for c in blob.children for k in _solve(ctx, c)]
+                kids = [k for c in blob.children for k in _solve(ctx, c, root=root)]
                 if len(kids) >= 2:
                     return kids
                 if kids and kids[0].value != die.value:
                     ctx.problems.append(f"a die at ({die.center[0]:.0f}, {die.center[1]:.0f}) reads "
                                         f"{die.value} or {kids[0].value}")
             return dice
-        failed_area, seen = blob.area, fr.pips
+        failed_area = blob.area
     kids: list[Die] = []
     for child in blob.children:
-        kids.extend(_solve(ctx, child, failed_area, seen))
+        kids.extend(_solve(ctx, child, failed_area, root))
     # Touching dice that never part at a higher cut: read the cluster at the size of one die in it.
     if inside and not _die_like(blob, p) and _cluster_like(blob, p) and not ctx.plain(blob):
-        fr = ctx.read(blob, blob.inscribed, cluster=True)
+        fr = ctx.read(blob, blob.inscribed, root, cluster=True)
         if len(fr.dice) >= 2 and len(fr.dice) > len(kids):
             return _dice(fr)
     return kids
