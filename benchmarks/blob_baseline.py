@@ -38,7 +38,7 @@ def read_blobs(frame, expected: int | None = None, reference=None, eps: float = 
     grey = cv2.GaussianBlur(cv2.cvtColor(to_bgr(frame), cv2.COLOR_BGR2GRAY), (5, 5), 0)
     keypoints = list(_DARK.detect(grey)) + list(_LIGHT.detect(grey))
     if not keypoints:
-        return DiceReading("unreadable", (), "no dice")
+        return no_dice()
     pts = np.array([k.pt for k in keypoints], dtype=np.float32)
     # Single-linkage clusters: join every pair closer than eps (union-find).
     parent = list(range(len(pts)))
@@ -64,5 +64,5 @@ def read_blobs(frame, expected: int | None = None, reference=None, eps: float = 
                         (int(x0), int(y0), int(x1 - x0), int(y1 - y0))))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     if expected is not None and len(dice) != expected:
-        return DiceReading("unreadable", tuple(dice), f"expected {expected} dice, found {len(dice)}")
+        return wrong_count(expected, tuple(dice))
     return DiceReading("ok", tuple(dice))

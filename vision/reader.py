@@ -26,7 +26,7 @@ from vision.dice import Blob, background, blob_tree, foreground_distance
 from vision.face import FaceRead, read_face
 from vision.frames import to_bgr
 from vision.pips import CHROMA
-from vision.reading import DiceReading, Die, unreadable
+from vision.reading import DiceReading, Die, no_dice, unreadable, wrong_count
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
     except Exception as exc:  # noqa: BLE001
         # A safety net so the kiosk never shows a traceback, not a code path: the tests feed
         # drawn, synthetic, garbage and noise frames and require that this reason never appears.
-        return unreadable(f"reader failure ({type(exc).__name__}: {exc})")
+        return unreadable(f"reader failure ({type(exc).__name__}: {exc})", kind="failure")
 
 
 def _read(bgr, expected, ref, p: ReaderParams, debug: bool) -> DiceReading:
@@ -117,7 +117,7 @@ def _read(bgr, expected, ref, p: ReaderParams, debug: bool) -> DiceReading:
     # aside); a frame where most differ by more is noise, not a picture of a tray.
     grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
     if cv2.countNonZero(cv2.compare(cv2.absdiff(grey, cv2.medianBlur(grey, 3)), p.max_noise, cv2.CMP_GT)) > grey.size // 2:
-        return unreadable("the frame is noise, not a picture")
+        return unreadable("the frame is noise, not a picture", kind="noise")
     small = cv2.medianBlur(half, 3)
     if ref is not None:
         bg = _ycc(cv2.GaussianBlur(cv2.resize(ref, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0))
@@ -132,11 +132,11 @@ def _read(bgr, expected, ref, p: ReaderParams, debug: bool) -> DiceReading:
         dice.extend(_solve(ctx, root))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     if not dice:
-        out = unreadable("no dice", ())
+        out = no_dice()
     elif ctx.problems:
-        out = unreadable(ctx.problems[0], tuple(dice))
+        out = unreadable(ctx.problems[0], tuple(dice), "ambiguous")
     elif expected is not None and len(dice) != expected:
-        out = unreadable(f"expected {expected} dice, found {len(dice)}", tuple(dice))
+        out = wrong_count(expected, tuple(dice))
     else:
         out = DiceReading("ok", tuple(dice))
     if ctx.debug is not None:

@@ -12,6 +12,17 @@ from typing import Literal
 
 Status = Literal["ok", "unreadable"]
 
+# Why a reading is unreadable, as a word the kiosk can translate (the ``reason`` text is English,
+# for logs and the command line):
+#   no_dice    nothing die-like on the tray
+#   count      not the number of dice the game expects
+#   ambiguous  a die that reads as two values (a region holding a side face or a second die)
+#   disagree   the readings of one still scene disagree (the settle detector)
+#   noise      the frame is noise, not a picture
+#   failure    the reader itself failed (a bug caught by its safety net)
+#   other      anything else
+ReasonKind = Literal["", "no_dice", "count", "ambiguous", "disagree", "noise", "failure", "other"]
+
 
 @dataclass(frozen=True)
 class Die:
@@ -43,7 +54,8 @@ class DiceReading:
     """What one frame says about the dice.
 
     status: "ok" when every die is read and explained; "unreadable" otherwise, with ``reason``
-        (e.g. "no dice", "expected 5 dice, found 4", "impossible pip layout", "glare").
+        in English (e.g. "no dice", "expected 5 dice, found 4", "a die at (120, 80) reads 3 or 5")
+        and ``kind``, the reason as one of ``ReasonKind`` for the kiosk to word in its language.
     dice: the dice found, in reading order (left to right, top to bottom). On an unreadable
         reading these are the dice that were read, for display only.
     """
@@ -52,6 +64,7 @@ class DiceReading:
     dice: tuple[Die, ...] = ()
     reason: str = ""
     extra: dict = field(default_factory=dict, compare=False, repr=False)
+    kind: ReasonKind = ""
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -64,7 +77,8 @@ class DiceReading:
         return self.status == "ok"
 
     def to_json(self) -> dict:
-        """The reading as in ``dicetable read --json`` (without file and ms)."""
+        """The reading as in ``dicetable read --json`` (without file and ms); an unreadable one adds
+        ``reason`` and ``kind``."""
         out = {
             "values": list(self.values),
             "status": self.status,
@@ -72,9 +86,22 @@ class DiceReading:
         }
         if self.reason:
             out["reason"] = self.reason
+        if self.kind:
+            out["kind"] = self.kind
         return out
 
 
-def unreadable(reason: str, dice: tuple[Die, ...] = ()) -> DiceReading:
-    """An ``unreadable`` reading with its reason."""
-    return DiceReading("unreadable", tuple(dice), reason)
+def unreadable(reason: str, dice: tuple[Die, ...] = (), kind: ReasonKind = "other") -> DiceReading:
+    """An ``unreadable`` reading with its reason (English) and its kind (see ``ReasonKind``)."""
+    return DiceReading("unreadable", tuple(dice), reason, kind=kind)
+
+
+def no_dice() -> DiceReading:
+    """The ``unreadable`` reading of an empty tray."""
+    return unreadable("no dice", (), "no_dice")
+
+
+def wrong_count(expected: int, dice: tuple[Die, ...]) -> DiceReading:
+    """The ``unreadable`` reading of a frame with another number of dice than the game expects:
+    the dice are kept for display, never acted on."""
+    return unreadable(f"expected {expected} dice, found {len(dice)}", dice, "count")

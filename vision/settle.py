@@ -33,13 +33,13 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 import cv2
 import numpy as np
 
-from vision.reading import DiceReading, unreadable
+from vision.reading import DiceReading, no_dice, unreadable, wrong_count
 
 State = Literal["empty", "moving", "still"]
 Reader = Callable[..., DiceReading]
@@ -240,7 +240,7 @@ class SettleDetector:
             self.state = "empty" if _empty(self.locked) else "still"
             return Update(self.state)
         if self._matches_reference(image):
-            self.locked = unreadable("no dice")
+            self.locked = no_dice()
             self.state = "empty"
             return Update("empty")
         self.state = "empty" if self._empty_seen else "still"
@@ -284,12 +284,12 @@ class SettleDetector:
         last = readings[-1]
         if len(runs) > 1:
             return unreadable("readings disagree (" + " or ".join(
-                " ".join(map(str, r.values)) for r in runs.values()) + ")", last.dice)
+                " ".join(map(str, r.values)) for r in runs.values()) + ")", last.dice, "disagree")
         tail_agrees = len(readings) >= k and all(key(r) == key(last) for r in readings[-k:])
         if tail_agrees and still_for + 1e-9 >= p.still_s + p.unsure_s:
             return last
         if still_for + 1e-9 >= p.still_s + p.give_up_s:
-            return unreadable(f"readings disagree ({last.reason or 'values change'})", last.dice)
+            return unreadable(f"readings disagree ({last.reason or 'values change'})", last.dice, "disagree")
         return None
 
     def _matches_reference(self, image: np.ndarray) -> bool:
@@ -311,7 +311,7 @@ class SettleDetector:
         n = len(reading.dice)
         if reading.ok and self.expected is not None and n != self.expected:
             # A reader that was not told (or did not check): the count is the game's, not a roll.
-            return unreadable(f"expected {self.expected} dice, found {n}", reading.dice)
+            return wrong_count(self.expected, reading.dice)
         return reading
 
 
@@ -319,8 +319,6 @@ def _shifted(reading: DiceReading, dx: int, dy: int) -> DiceReading:
     """The reading with its dice moved by (dx, dy) px (from tray to frame coordinates)."""
     if not (dx or dy) or not reading.dice:
         return reading
-    from dataclasses import replace
-
     dice = tuple(replace(d, center=(d.center[0] + dx, d.center[1] + dy),
                          box=(d.box[0] + dx, d.box[1] + dy, d.box[2], d.box[3])) for d in reading.dice)
-    return DiceReading(reading.status, dice, reading.reason, reading.extra)
+    return replace(reading, dice=dice)

@@ -139,7 +139,7 @@ def test_a_count_other_than_the_expected_one_is_unreadable_with_the_dice_it_saw(
     for k, value in enumerate((2, 3, 5)):
         draw_die(img, (150 + 160 * k, 240), 50, 15 * k, value)
     reading = read_dice(soften(img), expected=2)
-    assert not reading.ok and reading.reason == "expected 2 dice, found 3"
+    assert not reading.ok and reading.reason == "expected 2 dice, found 3" and reading.kind == "count"
     assert reading.values == (2, 3, 5)
     assert read_dice(soften(img)).values == (2, 3, 5)  # no count given: whatever is on the tray
 
@@ -221,6 +221,7 @@ def test_plain_and_noise_frames_hold_no_dice():
             reading = read_dice(frame, expected=expected)
             no_failure(reading)
             assert not reading.ok and reading.values == (), (name, reading)
+            assert reading.kind == ("noise" if "noise" in name else "no_dice"), (name, reading)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

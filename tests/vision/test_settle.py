@@ -160,7 +160,7 @@ def test_readings_that_never_agree_give_one_unreadable_report():
     reports, _ = play(table, detector, settle_time(table) + 1.5)
     assert len(reports) == 1
     settled = reports[0][1]
-    assert not settled.ok and "disagree" in settled.reading.reason
+    assert not settled.ok and "disagree" in settled.reading.reason and settled.reading.kind == "disagree"
     assert settled.t >= table.still_at + params.still_s + params.give_up_s - 0.1
 
 
