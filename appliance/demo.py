@@ -30,7 +30,7 @@ from appliance.games import maexle_values as mv
 from appliance.i18n import _, ngettext
 from appliance.inputs import Command, CommandQueue, GpioButtons
 from appliance.kiosk.app import App, Hooks
-from appliance.kiosk.words import Announcement, category_name, dice_text, game_name, maexle_value
+from appliance.kiosk.words import Announcement, category_name, dice_text, game_name, maexle_value, unreadable_reason
 
 log = logging.getLogger(__name__)
 
@@ -320,7 +320,7 @@ class ScriptedEvening:
         if reading.ok:
             self._line(_("camera: read {dice}").format(dice=dice_text(reading.values)))
         else:
-            self._line(_("camera: cannot read the dice ({reason})").format(reason=reading.reason))
+            self._line(_("camera: cannot read the dice ({reason})").format(reason=unreadable_reason(reading)))
         self.commands.put(Command("settled", reading, source="camera"))
 
     def _expect(self, dice) -> None:

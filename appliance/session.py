@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from appliance.games import RestoreError, new_game, replay
 from appliance.i18n import _
-from appliance.kiosk.words import Announcement, announcements
+from appliance.kiosk.words import Announcement, announcements, unreadable_reason
 from vision.reading import DiceReading
 
 log = logging.getLogger(__name__)
@@ -239,10 +239,10 @@ class Session:
             if need.kind == "nothing":
                 return Outcome(False, problem=_("The game is over"))
             return Outcome(False, problem=_("Not now: {what}").format(what=waiting_for(need)))
-        if not reading.ok:
+        if not reading.ok and reading.kind != "count":
             return Outcome(False, problem=_("Cannot read the dice ({reason}). Throw again, or fix them by hand.")
-                           .format(reason=reading.reason or _("unclear")))
-        if len(reading.dice) != need.dice:
+                           .format(reason=unreadable_reason(reading)))
+        if len(reading.dice) != need.dice or not reading.ok:
             return Outcome(False, problem=_("{found} dice seen, {needed} needed. Throw again.")
                            .format(found=len(reading.dice), needed=need.dice))
         return self.act({"roll": list(reading.values)}, source=source)

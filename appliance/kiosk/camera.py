@@ -20,7 +20,7 @@ import time
 from typing import Callable
 
 from appliance.i18n import _
-from appliance.kiosk.words import camera_fault
+from appliance.kiosk.words import camera_fault, unreadable_reason
 from vision.reading import DiceReading
 
 log = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ class CameraPipeline:
             log.exception("settle detector failed on frame %s", frame.index)
             self.detector.interrupt()
             # The frame itself may be the garbage the reader choked on: the live view shows no picture.
-            self._set_status(_("Reader problem: {problem}").format(problem=exc), ok=False, frame=None)
+            self._set_status(_("Cannot read: {reason}").format(reason=_("reader failure")), ok=False, frame=None)
             return None
         self.state = update.state
         # Once the still scene is settled, the live view shows what it was settled as: this frame's
@@ -136,7 +136,7 @@ class CameraPipeline:
                 r = shown
                 self._dice, self._ok = r.dice, r.ok
                 self._status = " ".join(str(v) for v in sorted(r.values, reverse=True)) if r.ok else \
-                    _("Cannot read: {reason}").format(reason=r.reason)
+                    _("Cannot read: {reason}").format(reason=unreadable_reason(r))
             elif update.state == "empty":
                 self._dice, self._ok, self._status = (), True, _("Tray empty")
         if update.settled is not None:

@@ -118,6 +118,30 @@ def camera_fault(kind: str) -> str:
     return texts.get(kind) or _("Camera problem, retrying…")
 
 
+def unreadable_reason(reading) -> str:
+    """Why a ``vision.reading.DiceReading`` is unreadable, in the active language, from its ``kind``
+    (``vision.reading.ReasonKind``); the reader's English ``reason`` goes to logs only. Lower case:
+    it follows "Cannot read:" or stands in brackets."""
+    kind = getattr(reading, "kind", "")
+    if kind == "count":
+        n = len(reading.dice)
+        # TRANSLATORS: why the dice cannot be read: another number of dice than the game needs.
+        return ngettext("{count} die seen", "{count} dice seen", n).format(count=n)
+    texts = {
+        # TRANSLATORS: why the dice cannot be read: nothing like a die on the tray.
+        "no_dice": _("no dice seen"),
+        # TRANSLATORS: why the dice cannot be read: one die could be either of two values.
+        "ambiguous": _("a die reads two ways"),
+        # TRANSLATORS: why the dice cannot be read: the readings of one still scene differ.
+        "disagree": _("the readings disagree"),
+        # TRANSLATORS: why the dice cannot be read: the camera picture is only noise.
+        "noise": _("the picture is noise"),
+        # TRANSLATORS: why the dice cannot be read: the reader itself failed (logged).
+        "failure": _("reader failure"),
+    }
+    return texts.get(kind) or _("unclear")
+
+
 def announcements(events: list[dict], players, drink_word: str = "sip", *, kind: str = "") -> list[Announcement]:
     """The announcements for one action's events, in the engine's order.
 

@@ -281,6 +281,30 @@ def test_every_camera_fault_status_fits_the_live_view_in_every_language(recorder
 
 
 @pytest.mark.parametrize("recorder", i18n.LANGUAGES, indirect=True)
+def test_every_unreadable_status_fits_the_live_view_in_every_language(recorder):
+    """Why the dice cannot be read (each ``ReasonKind``) is worded in the kiosk's language, never the
+    reader's English, and fits the live view's status line."""
+    from typing import get_args
+
+    from appliance.i18n import _
+    from appliance.kiosk.draw import CameraFeed
+    from appliance.kiosk.words import unreadable_reason
+    from vision.reading import ReasonKind, unreadable
+
+    app = recorder.app
+    app.game_kind = "yacht"
+    assert app.start_game()
+    view = build(app)
+    four = reading((6, 6, 5, 4)).dice
+    for kind in get_args(ReasonKind):
+        status = _("Cannot read: {reason}").format(reason=unreadable_reason(unreadable("why", four, kind or "other")))
+        recorder._key = f"{view.key} unreadable {kind}"
+        draw(recorder.surface, view, recorder.theme, CameraFeed(status=status, ok=False))
+        assert "why" not in status
+    assert not recorder.problems, "\n".join(recorder.problems)
+
+
+@pytest.mark.parametrize("recorder", i18n.LANGUAGES, indirect=True)
 def test_the_language_that_could_not_be_saved_is_said_in_full_in_every_language(recorder):
     """The language button with the store's disk gone: the message line on the setup screen and the menu."""
     app, show = recorder.app, recorder.show

@@ -8,7 +8,7 @@ import pytest
 from appliance.games import SetupError
 from appliance.session import Session, counts_total
 from appliance.store import Store
-from vision.reading import DiceReading, Die, unreadable
+from vision.reading import DiceReading, Die, unreadable, wrong_count
 
 
 def reading(*values: int) -> DiceReading:
@@ -46,9 +46,11 @@ def test_an_unreadable_scene_while_no_roll_is_due_is_not_even_a_message():
 
 def test_an_unreadable_or_miscounted_reading_is_a_problem_not_a_roll():
     s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
-    out = s.dice(unreadable("glare"))
-    assert not out.accepted and "glare" in out.problem
+    out = s.dice(unreadable("a die at (10, 20) reads 3 or 5", kind="ambiguous"))
+    assert not out.accepted and "(a die reads two ways)" in out.problem
     out = s.dice(reading(6, 3, 2))
+    assert not out.accepted and "3 dice seen, 2 needed" in out.problem
+    out = s.dice(wrong_count(2, reading(6, 3, 2).dice))
     assert not out.accepted and "3 dice seen, 2 needed" in out.problem
     assert s.game.actions == [] and s.need.kind == "roll"
 
