@@ -30,19 +30,18 @@ TARGETS = [
 
 # Not reached yet, with the figure last measured on the full set (712 photos, expected count given).
 NOT_YET = {
-    ("matteop65", "table_like", "exact"): "88.5%",
-    ("nell-byler", "table_like", "exact"): "51.0%",
-    ("epanemu-dice3", "table_like", "exact"): "40.0%",
-    ("epanemu-dice3-trainaug", "table_like", "exact"): "36.4%",
-    ("nell-byler", "all", "per_die"): "59.6%",
-    ("epanemu-dice3", "all", "per_die"): "35.1%",
+    ("matteop65", "table_like", "exact"): "88.8%",
+    ("nell-byler", "table_like", "exact"): "53.1%",
+    ("epanemu-dice3", "table_like", "exact"): "45.0%",
+    ("epanemu-dice3-trainaug", "table_like", "exact"): "38.3%",
+    ("nell-byler", "all", "per_die"): "60.7%",
+    ("epanemu-dice3", "all", "per_die"): "35.8%",
     ("epanemu-dice3-trainaug", "all", "per_die"): "39.6%",
-    ("nell-byler", "table_like", "ok_wrong"): "7.4%",
-    ("epanemu-dice3", "table_like", "ok_wrong"): "11.1%",
-    ("epanemu-dice3-trainaug", "table_like", "ok_wrong"): "11.4%",
-    ("nell-byler", "all", "ok_wrong"): "10.0%",
-    ("epanemu-dice3", "all", "ok_wrong"): "15.8%",
-    ("epanemu-dice3-trainaug", "all", "ok_wrong"): "11.1%",
+    ("nell-byler", "table_like", "ok_wrong"): "3.7%",
+    ("epanemu-dice3-trainaug", "table_like", "ok_wrong"): "8.9%",
+    ("nell-byler", "all", "ok_wrong"): "7.3%",
+    ("epanemu-dice3", "all", "ok_wrong"): "5.3%",
+    ("epanemu-dice3-trainaug", "all", "ok_wrong"): "8.7%",
 }
 
 
@@ -75,5 +74,5 @@ def test_the_reader_reaches_the_issue_targets_on_real_photos(results, source, su
 
 def test_no_photo_makes_the_reader_fail(results):
     # The reader's safety net never answers on real photos (it would hide a fault).
-    failed = [r.photo.file for r in results if r.reading.reason.startswith("reader failure")]
+    failed = [r.photo.file for r in results if r.reading.kind == "failure"]
     assert not failed
