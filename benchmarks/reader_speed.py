@@ -34,20 +34,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from blob_baseline import read_blobs  # noqa: E402
+from pinning import one_core  # noqa: E402
 
 from vision.reader import read_dice  # noqa: E402
 from vision.synth import render_empty, render_still  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "dice-photos"
-
-
-def _one_core() -> str:
-    cv2.setNumThreads(1)
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        return f"pinned to core {min(os.sched_getaffinity(0))}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity)"
 
 
 def _synthetic(n_frames: int, reference: bool) -> list[tuple[np.ndarray, int, np.ndarray | None]]:
@@ -111,7 +103,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=40, help="frames per set (default 40)")
     parser.add_argument("--memory", type=int, default=0, metavar="N", help="then read N frames and report memory")
     args = parser.parse_args()
-    print(f"reader_speed: 640x480 frames, {_one_core()}, OpenCV {cv2.__version__}")
+    print(f"reader_speed: 640x480 frames, {one_core()}, OpenCV {cv2.__version__}")
     sets = {
         "synthetic, with reference": _synthetic(args.frames, True),
         "synthetic, no reference": _synthetic(args.frames, False),

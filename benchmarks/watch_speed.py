@@ -17,20 +17,11 @@ core, OpenCV single-threaded.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 
 import cv2
-
-
-def _one_core() -> str:
-    cv2.setNumThreads(1)
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        return f"pinned to core {min(os.sched_getaffinity(0))}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity)"
+from pinning import one_core
 
 
 def main() -> None:
@@ -45,7 +36,7 @@ def main() -> None:
     from vision.sources import EndOfFrames
     from vision.synth import SyntheticTable, TableLook
 
-    print(f"watch loop at 640x480, {_one_core()}, OpenCV threads {cv2.getNumThreads()}")
+    print(f"watch loop at 640x480, {one_core()}, OpenCV threads {cv2.getNumThreads()}")
     print(f"{'dice':>4} {'loop fps':>9} {'render ms':>9} {'detect fps':>10} {'read-all fps':>12} {'ratio':>6} "
           f"{'read share':>10} {'reads':>6}")
     for n in (2, 5):
