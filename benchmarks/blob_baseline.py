@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.frames import to_bgr
-from vision.reading import DiceReading, Die
+from vision.reading import DiceReading, Die, no_dice, wrong_count
 
 
 def _detector(dark: bool) -> cv2.SimpleBlobDetector:
