@@ -107,7 +107,10 @@ class _Die:
         # pips there are never read, but a face must explain them. ``around``: region and context.
         self.beside = None
         self.around = self.mask
-        if context is not None:
+        if context is contour:
+            # The region is its own lowest cut: beside it lies only its own rim.
+            self.beside = cv2.bitwise_and(self.mask, cv2.bitwise_not(self.inside))
+        elif context is not None:
             ctx = np.zeros_like(self.mask)
             pts = np.round((context.reshape(-1, 2) - [x0, y0]) * s).astype(np.int32)
             cv2.drawContours(ctx, [pts.reshape(-1, 1, 2)], -1, 255, -1)
@@ -180,6 +183,7 @@ class _Die:
 
 
 _CIRCLE12 = [(math.cos(k * math.pi / 6), math.sin(k * math.pi / 6)) for k in range(12)]
+_CIRCLE12_ARRAY = np.array(_CIRCLE12)
 FACE_SAMPLES = (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5)  # grid coordinates sampled across a face
 # Per value, the sample points of a face away from its pips (0.6 grid steps or more).
 _FACE_POINTS = {v: [(a, b) for a in FACE_SAMPLES for b in FACE_SAMPLES
@@ -193,6 +197,10 @@ def _median(values) -> float:
     return float(s[n // 2]) if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
 
 
+_BIN_LEFT = np.maximum(np.arange(32) - 1, 0)
+_BIN_RIGHT = np.minimum(np.arange(32) + 1, 31)
+
+
 def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
     """(3,) float32: the die's face colour, as the mean of the pixels of one luma mode: the
     brightest mode holding a fifth of the die or more (the top face is lit best, and is an even
@@ -202,9 +210,11 @@ def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
         px = ycc[where > 0]
     luma = np.clip(px[:, 0], 0, 255).astype(np.int64) >> 3
     hist = np.convolve(np.bincount(luma, minlength=32), (1, 1, 1), mode="same")
-    peaks = [k for k in range(32) if hist[k] > 0 and hist[k] >= hist[max(k - 1, 0)] and hist[k] >= hist[min(k + 1, 31)]]
-    big = [k for k in peaks if hist[k] >= 0.2 * len(luma)]
-    k = max(big) if big else int(np.argmax(hist))
+    # Local peaks of the histogram holding a fifth of the die or more (the ends compare with
+    # themselves).
+    big = np.flatnonzero((hist > 0) & (hist >= hist[_BIN_LEFT]) & (hist >= hist[_BIN_RIGHT])
+                         & (hist >= 0.2 * len(luma)))
+    k = int(big[-1]) if len(big) else int(np.argmax(hist))
     sel = np.abs(luma - k) <= 1
     return px[sel].mean(axis=0) if sel.any() else px.mean(axis=0)
 
@@ -214,16 +224,18 @@ def _ring_share(d: _Die, q: Pip, pips: list[Pip]) -> float:
     other pips left out) whose contrast is face-like, below 0.4 of the pip's."""
     w, v = np.linalg.eigh(q.shape)
     half = v @ np.diag(np.sqrt(np.maximum(w, 1e-6))) @ v.T
-    pts = (np.array(_CIRCLE12) @ half.T) * (2.0 * q.r) + (q.x, q.y)
+    pts = (_CIRCLE12_ARRAY @ half.T) * (2.0 * q.r) + (q.x, q.y)
+    rest = np.array([(o.x, o.y, 1.3 * o.r) for o in pips if o is not q], np.float64).reshape(-1, 3)
+    if len(rest):
+        d2 = (pts[:, None, 0] - rest[None, :, 0]) ** 2 + (pts[:, None, 1] - rest[None, :, 1]) ** 2
+        pts = pts[~(d2 < rest[None, :, 2] ** 2).any(axis=1)]
+    if not len(pts):
+        return 0.0
     h, wd = d.contrast.shape
-    good = n = 0
-    for x, y in pts.tolist():
-        if any((x - o.x) ** 2 + (y - o.y) ** 2 < (1.3 * o.r) ** 2 for o in pips if o is not q):
-            continue
-        n += 1
-        ix, iy = int(round(x)), int(round(y))
-        good += 0 <= ix < wd and 0 <= iy < h and d.contrast[iy, ix] < 0.4 * q.contrast
-    return good / max(n, 1)
+    ix, iy = np.rint(pts[:, 0]).astype(np.int64), np.rint(pts[:, 1]).astype(np.int64)
+    inb = (ix >= 0) & (ix < wd) & (iy >= 0) & (iy < h)
+    good = d.contrast[iy[inb], ix[inb]] < 0.4 * q.contrast
+    return int(np.count_nonzero(good)) / len(pts)
 
 
 @cache
@@ -329,6 +341,7 @@ class _Checks:
         self.sample = d.sampler(0.6 * r_typ)
         self.squash = [layout.squash(q.shape) for q in pips]
         self._patches: dict[int, tuple | None] = {}
+        self._rings: dict[int, float] = {}
 
     def patch(self, i: int):
         """The face-coloured patch around pip i (``_Die.patch_at``), looked up once."""
@@ -336,6 +349,12 @@ class _Checks:
             q = self.pips[i]
             self._patches[i] = self.d.patch_at(q.x, q.y, q.r)
         return self._patches[i]
+
+    def ring(self, i: int) -> float:
+        """The face-coloured share of the ring around pip i (``_ring_share``), computed once."""
+        if i not in self._rings:
+            self._rings[i] = _ring_share(self.d, self.pips[i], self.pips)
+        return self._rings[i]
 
     def __call__(self, lay: layout.Layout) -> tuple[str, bool]:
         """("", False) when ``lay`` may be the top face, else (reason, whether only its placement
@@ -379,7 +398,7 @@ class _Checks:
                 return "2: its pips unlike", False
             # Nor is a spot at an edge (a shadow between dice, a rim): each pip of a 2 has its face
             # all around it.
-            if min(_ring_share(d, pips[i], pips) for i in mem) < p.two_ring:
+            if min(self.ring(i) for i in mem) < p.two_ring:
                 return "2: a pip not ringed by its face", False
         step = lay.step
         if not p.step_range[0] * side <= step <= p.step_range[1] * side:

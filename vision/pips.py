@@ -94,10 +94,10 @@ def find_pips(
     if contrast.size == 0 or not inside.any():
         return []
     # Work in the box around where pips may lie, with room for the filter's reach.
-    ys_in, xs_in = np.nonzero(inside if beside is None else inside | beside)
+    bx, by, bw, bh = cv2.boundingRect(inside if beside is None else inside | beside)
     m = int(np.ceil(radius * size * max(SCALES) * 3))
-    y0, x0 = max(0, ys_in.min() - m), max(0, xs_in.min() - m)
-    y1, x1 = ys_in.max() + m + 1, xs_in.max() + m + 1
+    y0, x0 = max(0, by - m), max(0, bx - m)
+    y1, x1 = by + bh + m, bx + bw + m
     if (y0, x0) != (0, 0) or y1 < contrast.shape[0] or x1 < contrast.shape[1]:
         return [Pip(q.x + x0, q.y + y0, q.r, q.contrast, q.shape, q.beside) for q in find_pips(
             np.ascontiguousarray(contrast[y0:y1, x0:x1]), np.ascontiguousarray(inside[y0:y1, x0:x1]), size,
