@@ -28,3 +28,12 @@ def test_help_lists_every_subcommand_of_the_design():
 def test_no_subcommand_prints_help_and_fails(capsys):
     assert main([]) == 2
     assert "COMMAND" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["demo", "--headless", "--seed", "-1"], ["watch", "synthetic", "--seed", "-1"]])
+def test_a_negative_seed_is_refused_in_one_line_before_anything_runs(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "a seed must be 0 or more, not -1" in err and "Traceback" not in err

@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from appliance.commands import argtypes
+
 
 def _size(text: str) -> tuple[int, int]:
     try:
@@ -35,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="headless: throw real photos from DIR (2- and 5-dice photos; labels from DIR/manifest.csv)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="folder for the screenshots (default: a new temporary folder)")
     parser.add_argument("--size", type=_size, metavar="WxH", help="kiosk size in px (default 800x480 headless, 1280x720 window)")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the evening's random throws and choices (default 7)")
+    parser.add_argument("--seed", type=argtypes.seed, default=7, help="seed of the evening's random throws and choices (default 7)")
     parser.add_argument("--lang", choices=("en", "de", "lv", "ru"), help="the kiosk's language")
     parser.add_argument("--games", default="maexle,biscuit,yacht", metavar="LIST",
                         help="headless: which games to play, in order (default maexle,biscuit,yacht)")

@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from appliance.commands import argtypes
+
 
 def _size(text: str) -> tuple[int, int]:
     try:
@@ -73,7 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=_positive(float), default=1.0, metavar="S", help="longest wait for one camera frame (default 1)")
     parser.add_argument("--give-up", type=_positive(float), default=30.0, metavar="S", help="exit 1 after this long without a frame (default 30)")
     parser.add_argument("--max-frames", type=_positive(int), metavar="N", help="stop after N frames")
-    parser.add_argument("--seed", type=int, default=0, help="synthetic: the seed of the table and its throws")
+    parser.add_argument("--seed", type=argtypes.seed, default=0, help="synthetic: the seed of the table and its throws")
     parser.add_argument("--throws", type=_positive(int), default=10, help="synthetic: how many throws (default 10)")
 
 
