@@ -528,9 +528,13 @@ class ScriptedEvening:
     # -- the evening ----------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play the evening; returns the exit status (0)."""
+        """Play the evening; returns the exit status (0). Raises DemoError when --out cannot be made."""
         started = time.perf_counter()
-        self.out.mkdir(parents=True, exist_ok=True)
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # --out names a file, or a place that cannot hold a folder
+            raise DemoError(_("cannot save the screenshots in {folder}: {reason}").format(
+                folder=self.out, reason=exc.strerror or exc)) from None
         self._build()
         where = _("real photos from {folder}").format(folder=self.source) if self.source else \
             _("the synthetic table (seed {seed})").format(seed=self.seed)

@@ -84,6 +84,15 @@ def test_an_unknown_game_is_a_clear_error(tmp_path, capsys):
     assert "poker" in capsys.readouterr().err
 
 
+def test_an_out_folder_that_cannot_be_made_is_a_clear_error_and_plays_nothing(tmp_path, capsys):
+    a_file = tmp_path / "shots.png"
+    a_file.write_text("not a folder")
+    assert main(["demo", "--headless", "--games", "maexle", "--out", str(a_file)]) == 1
+    captured = capsys.readouterr()
+    assert f"cannot save the screenshots in {a_file}" in captured.err and "Traceback" not in captured.err
+    assert "==" not in captured.out and a_file.read_text() == "not a folder"
+
+
 def test_the_transcript_in_russian_says_the_house_rules_and_the_roll_sources_in_words(tmp_path, capsys):
     assert main(["demo", "--headless", "--lang", "ru", "--games", "maexle", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
