@@ -9,7 +9,8 @@ object plus "frame" (the frame's number). As a calibration aid, --show DIR write
 and every 15th otherwise.
 
 Camera faults are reported on stderr and retried; after --give-up seconds without a frame, watch
-exits with status 1. The end of a file, folder or synthetic script exits 0.
+exits with status 1. The end of a file, folder or synthetic script exits 0, or 1 when not one frame
+could be read from it; a folder's files that are not images are named on stderr and skipped.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Runs the watch loop; returns the exit status (0 end of frames, 1 camera gone, 2 bad input)."""
+    """Runs the watch loop; returns the exit status (0 end of frames, 1 camera gone or no frame at
+    all, 2 bad input)."""
     import cv2
 
     from vision.reader import read_dice
@@ -100,18 +102,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"dicetable watch: {exc}", file=sys.stderr)
         return 2
     if args.show is not None:
-        args.show.mkdir(parents=True, exist_ok=True)
+        try:
+            args.show.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # --show names a file, or a place that cannot hold a folder
+            print(f"dicetable watch: cannot write annotated frames to {args.show}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            source.close()
+            return 2
     params = SettleParams(still_s=args.still, agree=args.agree)
     detector = SettleDetector(read_dice, args.dice, tray=args.tray, reference=reference, params=params)
     file_name = str(args.source)
     last_frame_at = time.monotonic()
     last_error = ""
     frames = 0
+    skipped = 0  # the folder's unreadable files named so far
     try:
         while args.max_frames is None or frames < args.max_frames:
             try:
                 frame = source.read()
             except (EndOfFrames, SourceClosed):
+                skipped = _say_skipped(source, skipped)
+                if frames == 0:  # a text file taken for a video, a folder of non-images
+                    print(f"dicetable watch: not one frame could be read from {args.source}", file=sys.stderr)
+                    return 1
                 return 0
             except CameraError as exc:
                 detector.interrupt()
@@ -123,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
                     return 1
                 time.sleep(0.05)  # a source without its own wait must not make this loop spin
                 continue
+            skipped = _say_skipped(source, skipped)
             last_frame_at = time.monotonic()
             last_error = ""
             frames += 1
@@ -145,6 +159,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         source.close()
+
+
+def _say_skipped(source, said: int) -> int:
+    """Names on stderr the image folder's files skipped since ``said`` of them were named; returns
+    how many are named now (other sources skip nothing)."""
+    skipped = getattr(source, "skipped", [])
+    for path, reason in skipped[said:]:
+        print(f"dicetable watch: skipped {path}: {reason}", file=sys.stderr)
+    return len(skipped)
 
 
 def _print_settled(settled, file_name: str, ms: float, as_json: bool) -> None:

@@ -73,3 +73,28 @@ def test_watch_refuses_a_bad_tray_area_and_an_unreadable_reference(tmp_path, cap
 def test_watch_says_so_when_the_tray_area_lies_outside_the_frame(capsys):
     assert main(["watch", "synthetic", "--tray", "700,500,100,100"]) == 2
     assert "outside" in capsys.readouterr().err
+
+
+def test_watch_a_folder_of_non_images_names_each_file_and_exits_1(tmp_path, capsys):
+    (tmp_path / "notes.jpg").write_text("not a photo")
+    (tmp_path / "half.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert main(["watch", str(tmp_path), "--dice", "2"]) == 1
+    err = capsys.readouterr().err
+    assert f"skipped {tmp_path / 'notes.jpg'}" in err and f"skipped {tmp_path / 'half.png'}" in err
+    assert "not one frame could be read" in err and "Traceback" not in err
+
+
+def test_watch_a_text_file_that_opens_as_a_video_but_gives_no_frame_exits_1(tmp_path, capsys):
+    fake = tmp_path / "roll.jpg"  # OpenCV opens a lone .jpg as a one-image video, then reads nothing
+    fake.write_text("hello")
+    assert main(["watch", str(fake)]) == 1
+    err = capsys.readouterr().err
+    assert f"not one frame could be read from {fake}" in err and "Traceback" not in err
+
+
+def test_watch_show_into_a_file_is_refused_and_the_file_kept(tmp_path, capsys):
+    a_file = tmp_path / "frames"
+    a_file.write_text("keep me")
+    assert main(["watch", "synthetic", "--throws", "1", "--show", str(a_file)]) == 2
+    assert f"cannot write annotated frames to {a_file}" in capsys.readouterr().err
+    assert a_file.read_text() == "keep me"
