@@ -178,6 +178,9 @@ class ImageFolderSource:
 
         path = self.files[i]
         img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if img is None:  # not an image, or a truncated or damaged one: imread says no more
+            self.skipped.append((path, "OpenCV cannot decode it as an image"))
+            return None
         try:
             bgr = normalise(img)  # imread gives B, G, R (+A) or grey
         except FrameError as exc:

@@ -78,13 +78,13 @@ def test_an_image_folder_plays_in_name_order_at_its_rate_each_image_held(tmp_pat
         src.read()
 
 
-def test_an_unreadable_image_in_a_folder_is_skipped_and_named(tmp_path):
+def test_an_unreadable_image_in_a_folder_is_skipped_and_named_with_why(tmp_path):
     _write_images(tmp_path, 2)
     (tmp_path / "img_00b.jpg").write_bytes(b"\xff\xd8 this is no jpeg")
     src = ImageFolderSource(tmp_path)
     values = [int(src.read().image[0, 0, 0]) for _ in range(2)]
     assert values == [10, 30]
-    assert [p.name for p, _ in src.skipped] == ["img_00b.jpg"]
+    assert [(p.name, why) for p, why in src.skipped] == [("img_00b.jpg", "OpenCV cannot decode it as an image")]
 
 
 def test_grey_and_four_channel_files_become_bgr_frames(tmp_path):
