@@ -72,12 +72,14 @@ class Blob:
         """The side of a square of the same area, px."""
         return float(np.sqrt(self.area))
 
-    def pixels(self, image: np.ndarray) -> np.ndarray:
-        """(n, C) the pixels of ``image`` (the cut map's size) that lie on the blob."""
+    def spread(self, image: np.ndarray) -> tuple[int, np.ndarray]:
+        """(n, (C,) float64 variances): how many pixels of ``image`` ((h, w, C) float32, the cut
+        map's size) lie on the blob, and each channel's variance over them."""
         x, y, w, h = cv2.boundingRect(self.map_contour)
         mask = np.zeros((h, w), np.uint8)
         cv2.drawContours(mask, [self.map_contour - np.array([[x, y]], np.int32)], -1, 1, -1)
-        return image[y:y + h, x:x + w][mask > 0]
+        _, std = cv2.meanStdDev(image[y:y + h, x:x + w], mask=mask)
+        return cv2.countNonZero(mask), std.ravel() ** 2
 
     @cached_property
     def inscribed(self) -> float:

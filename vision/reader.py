@@ -156,10 +156,9 @@ class _Context:
     def plain(self, blob: Blob) -> bool:
         """Whether a blob's colours hardly vary (a shadow, a patch of tray, a glare halo): a die has
         pips, so its colours spread by ``min_spread`` or more (on the half-size frame)."""
-        px = blob.pixels(self.small_ycc)
-        if len(px) < 4:
+        n, var = blob.spread(self.small_ycc)
+        if n < 4:
             return True
-        var = px.var(axis=0)
         return float(np.sqrt(var[0] + CHROMA * (var[1] + var[2]))) < self.p.min_spread
 
     def read(self, blob: Blob, side: float, root: Blob, cluster: bool = False) -> FaceRead:
