@@ -219,23 +219,32 @@ def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
     return px[sel].mean(axis=0) if sel.any() else px.mean(axis=0)
 
 
-def _ring_share(d: _Die, q: Pip, pips: list[Pip]) -> float:
-    """The share of a ring around pip ``q`` (twice its radius, squashed as the pip is; points on
-    other pips left out) whose contrast is face-like, below 0.4 of the pip's."""
-    w, v = np.linalg.eigh(q.shape)
-    half = v @ np.diag(np.sqrt(np.maximum(w, 1e-6))) @ v.T
-    pts = (_CIRCLE12_ARRAY @ half.T) * (2.0 * q.r) + (q.x, q.y)
-    rest = np.array([(o.x, o.y, 1.3 * o.r) for o in pips if o is not q], np.float64).reshape(-1, 3)
-    if len(rest):
-        d2 = (pts[:, None, 0] - rest[None, :, 0]) ** 2 + (pts[:, None, 1] - rest[None, :, 1]) ** 2
-        pts = pts[~(d2 < rest[None, :, 2] ** 2).any(axis=1)]
-    if not len(pts):
-        return 0.0
+def _ring_shares(d: _Die, pips: list[Pip], which: list[int]) -> list[float]:
+    """For each pip ``pips[i]``, i in ``which``: the share of a ring around it (twice its radius,
+    squashed as the pip is; points on the other pips left out) whose contrast is face-like, below
+    0.4 of the pip's."""
+    if not which:
+        return []
+    w, v = np.linalg.eigh(np.array([pips[i].shape for i in which]))
+    spots = np.array([(o.x, o.y, 1.3 * o.r) for o in pips], np.float64)
     h, wd = d.contrast.shape
-    ix, iy = np.rint(pts[:, 0]).astype(np.int64), np.rint(pts[:, 1]).astype(np.int64)
-    inb = (ix >= 0) & (ix < wd) & (iy >= 0) & (iy < h)
-    good = d.contrast[iy[inb], ix[inb]] < 0.4 * q.contrast
-    return int(np.count_nonzero(good)) / len(pts)
+    out = []
+    for k, i in enumerate(which):
+        q = pips[i]
+        half = v[k] @ np.diag(np.sqrt(np.maximum(w[k], 1e-6))) @ v[k].T
+        pts = (_CIRCLE12_ARRAY @ half.T) * (2.0 * q.r) + (q.x, q.y)
+        rest = spots[np.arange(len(spots)) != i]
+        if len(rest):
+            d2 = (pts[:, None, 0] - rest[None, :, 0]) ** 2 + (pts[:, None, 1] - rest[None, :, 1]) ** 2
+            pts = pts[~(d2 < rest[None, :, 2] ** 2).any(axis=1)]
+        if not len(pts):
+            out.append(0.0)
+            continue
+        ix, iy = np.rint(pts[:, 0]).astype(np.int64), np.rint(pts[:, 1]).astype(np.int64)
+        inb = (ix >= 0) & (ix < wd) & (iy >= 0) & (iy < h)
+        good = d.contrast[iy[inb], ix[inb]] < 0.4 * q.contrast
+        out.append(int(np.count_nonzero(good)) / len(pts))
+    return out
 
 
 @cache
@@ -267,7 +276,8 @@ def read_face(bgr: np.ndarray, contour: np.ndarray, side: float, p: ReaderParams
     own = len(pips)
     # A spot beside the region counts only if it is a spot on a face, face-coloured all around (the
     # tray or a shadow just beside a die is no pip).
-    pips += [q for q in found if q.beside and _ring_share(d, q, found) >= p.beside_ring]
+    beside = [i for i, q in enumerate(found) if q.beside]
+    pips += [found[i] for i, share in zip(beside, _ring_shares(d, found, beside)) if share >= p.beside_ring]
     shapes = np.array([q.shape for q in pips])
     # Radii in the frame's own px: a pip's measured shape is as noisy as its real pixels are few.
     # Layouts are read from the region's own pips only (the first ``own``).
@@ -351,9 +361,9 @@ class _Checks:
         return self._patches[i]
 
     def ring(self, i: int) -> float:
-        """The face-coloured share of the ring around pip i (``_ring_share``), computed once."""
+        """The face-coloured share of the ring around pip i (``_ring_shares``), computed once."""
         if i not in self._rings:
-            self._rings[i] = _ring_share(self.d, self.pips[i], self.pips)
+            self._rings[i] = _ring_shares(self.d, self.pips, [i])[0]
         return self._rings[i]
 
     def __call__(self, lay: layout.Layout) -> tuple[str, bool]:

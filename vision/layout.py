@@ -163,6 +163,7 @@ def candidates(
     rmin = np.minimum(rr[:, None], rr[None, :])
     ok = (np.maximum(rr[:, None], rr[None, :]) <= size_ratio * rmin) & (sd <= shape_allowance(shape_tol, rmin))
     okl = ok.tolist()
+    alike_to = [[c for c in range(n) if c != i and okl[i][c]] for i in range(n)]
 
     def alike(idx) -> bool:
         return all(okl[i][j] for k, i in enumerate(idx) for j in idx[k + 1:])
@@ -178,14 +179,17 @@ def candidates(
 
     # 2 and 3: one diagonal, with or without the centre.
     two = size_ratio if two_ratio is None else two_ratio
-    for i, j, mx, my, hx, hy, hl in pairs:
-        ox, oy = other_diagonal((hx, hy), (s[i] + s[j]) / 2.0)
+    if pairs:
+        both = [(q[0], q[1]) for q in pairs]
+        pair_shapes = ((s[[i for i, _ in both]] + s[[j for _, j in both]]) / 2.0).tolist()
+    for k, (i, j, mx, my, hx, hy, hl) in enumerate(pairs):
+        ox, oy = other_diagonal((hx, hy), pair_shapes[k])
         u, v = ((hx + ox) / 2.0, (hy + oy) / 2.0), ((hx - ox) / 2.0, (hy - oy) / 2.0)
         if max(r[i], r[j]) <= two * min(r[i], r[j]):
             out.append(Layout(2, (i, j), (mx, my), u, v, 0.0))
         step = (math.hypot(*u) + math.hypot(*v)) / 2.0
-        for c in range(n):
-            if c != i and c != j and okl[i][c] and okl[j][c]:
+        for c in alike_to[i]:
+            if c != j and okl[j][c]:
                 mis = math.hypot(p[c][0] - mx, p[c][1] - my) / step
                 if mis <= tol:
                     out.append(Layout(3, (i, c, j), (mx, my), u, v, mis))
