@@ -225,26 +225,25 @@ def _ring_shares(d: _Die, pips: list[Pip], which: list[int]) -> list[float]:
     0.4 of the pip's."""
     if not which:
         return []
+    idx = np.array(which)
     w, v = np.linalg.eigh(np.array([pips[i].shape for i in which]))
+    half = (v * np.sqrt(np.maximum(w, 1e-6))[:, None, :]) @ v.transpose(0, 2, 1)  # shape^1/2
     spots = np.array([(o.x, o.y, 1.3 * o.r) for o in pips], np.float64)
+    reach = np.array([2.0 * pips[i].r for i in which])
+    # (k, 12, 2): each ring's points, then which of them lie on another pip.
+    pts = (_CIRCLE12_ARRAY[None] @ half.transpose(0, 2, 1)) * reach[:, None, None] + spots[idx, None, :2]
+    d2 = (pts[:, :, None, 0] - spots[None, None, :, 0]) ** 2 + (pts[:, :, None, 1] - spots[None, None, :, 1]) ** 2
+    on_other = (d2 < spots[None, None, :, 2] ** 2) & (np.arange(len(pips))[None, None, :] != idx[:, None, None])
+    kept = ~on_other.any(axis=2)
     h, wd = d.contrast.shape
-    out = []
-    for k, i in enumerate(which):
-        q = pips[i]
-        half = v[k] @ np.diag(np.sqrt(np.maximum(w[k], 1e-6))) @ v[k].T
-        pts = (_CIRCLE12_ARRAY @ half.T) * (2.0 * q.r) + (q.x, q.y)
-        rest = spots[np.arange(len(spots)) != i]
-        if len(rest):
-            d2 = (pts[:, None, 0] - rest[None, :, 0]) ** 2 + (pts[:, None, 1] - rest[None, :, 1]) ** 2
-            pts = pts[~(d2 < rest[None, :, 2] ** 2).any(axis=1)]
-        if not len(pts):
-            out.append(0.0)
-            continue
-        ix, iy = np.rint(pts[:, 0]).astype(np.int64), np.rint(pts[:, 1]).astype(np.int64)
-        inb = (ix >= 0) & (ix < wd) & (iy >= 0) & (iy < h)
-        good = d.contrast[iy[inb], ix[inb]] < 0.4 * q.contrast
-        out.append(int(np.count_nonzero(good)) / len(pts))
-    return out
+    ix, iy = np.rint(pts[..., 0]).astype(np.int64), np.rint(pts[..., 1]).astype(np.int64)
+    inb = (ix >= 0) & (ix < wd) & (iy >= 0) & (iy < h)
+    values = d.contrast[np.where(inb, iy, 0), np.where(inb, ix, 0)]
+    # The contrast map's own precision for the bound, as comparing it with a number would.
+    bound = np.array([0.4 * pips[i].contrast for i in which]).astype(np.float32)
+    good = np.count_nonzero(kept & inb & (values < bound[:, None]), axis=1)
+    n = np.count_nonzero(kept, axis=1)
+    return [int(g) / int(m) if m else 0.0 for g, m in zip(good, n)]
 
 
 @cache
@@ -351,7 +350,7 @@ class _Checks:
         self.sample = d.sampler(0.6 * r_typ)
         self.squash = [layout.squash(q.shape) for q in pips]
         self._patches: dict[int, tuple | None] = {}
-        self._rings: dict[int, float] = {}
+        self._rings: list[float] | None = None
 
     def patch(self, i: int):
         """The face-coloured patch around pip i (``_Die.patch_at``), looked up once."""
@@ -362,8 +361,8 @@ class _Checks:
 
     def ring(self, i: int) -> float:
         """The face-coloured share of the ring around pip i (``_ring_shares``), computed once."""
-        if i not in self._rings:
-            self._rings[i] = _ring_shares(self.d, self.pips, [i])[0]
+        if self._rings is None:  # every pip's at once: one pass costs about what one pip's does
+            self._rings = _ring_shares(self.d, self.pips, list(range(len(self.pips))))
         return self._rings[i]
 
     def __call__(self, lay: layout.Layout) -> tuple[str, bool]:
