@@ -7,6 +7,7 @@ usage and turns into exit status 2.
 from __future__ import annotations
 
 import argparse
+import math
 
 
 def seed(text: str) -> int:
@@ -18,3 +19,28 @@ def seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed must be 0 or more, not {value}")
     return value
+
+
+def positive(kind):
+    """An argument type for a finite number > 0 read with ``kind`` (int or float): a count, a rate, seconds."""
+    return _finite(kind, zero_ok=False)
+
+
+def non_negative(kind):
+    """An argument type for a finite number >= 0 read with ``kind`` (int or float), e.g. a hold time."""
+    return _finite(kind, zero_ok=True)
+
+
+def _finite(kind, zero_ok: bool):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        # nan and inf too: --fps inf froze the synthetic table's virtual time, --hold inf raised
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
+            raise argparse.ArgumentTypeError(f"must be {'0 or more' if zero_ok else 'positive'} and finite, "
+                                             f"got {text!r}")
+        return value
+
+    return parse

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from appliance import config as config_mod
+from appliance.commands import argtypes
 
 CHECKS = ("config", "camera", "display", "gpio", "state", "fonts")
 # Every letter the four languages need, so a font that lacks one fails here rather than on the table.
@@ -41,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the config file (default {config_mod.DEFAULT_PATH}, or built-in defaults if absent)")
     parser.add_argument("--only", metavar="CHECKS",
                         help=f"comma-separated checks to run, of: {', '.join(CHECKS)}")
-    parser.add_argument("--camera-timeout", type=float, default=8.0, metavar="S",
+    parser.add_argument("--camera-timeout", type=argtypes.positive(float), default=8.0, metavar="S",
                         help="how long to wait for the first camera frame, s (default 8)")
 
 

@@ -44,19 +44,6 @@ def _tray(text: str) -> tuple[int, int, int, int]:
     return x, y, w, h
 
 
-def _positive(kind):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
-        return value
-
-    return parse
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``dicetable watch``."""
     parser.add_argument("source", metavar="SOURCE", help="picamera, a device number, a video file, an image folder, or synthetic")
@@ -65,19 +52,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per settled throw")
     parser.add_argument("--show", type=Path, metavar="DIR", help="write annotated frames to DIR (calibration aid)")
     parser.add_argument("--size", type=_size, default=(640, 480), metavar="WxH", help="camera frame size (default 640x480)")
-    parser.add_argument("--fps", type=_positive(float), default=30.0, help="frame rate of cameras, folders and the synthetic table (default 30)")
-    parser.add_argument("--hold", type=float, default=0.0, metavar="S", help="image folders: seconds each image stays in view (default 0: one frame)")
+    parser.add_argument("--fps", type=argtypes.positive(float), default=30.0, help="frame rate of cameras, folders and the synthetic table (default 30)")
+    parser.add_argument("--hold", type=argtypes.non_negative(float), default=0.0, metavar="S", help="image folders: seconds each image stays in view (default 0: one frame)")
     parser.add_argument("--tray", type=_tray, metavar="X,Y,W,H", help="the tray area in px (default: the whole frame)")
     parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from this camera")
-    parser.add_argument("--still", type=_positive(float), default=0.4, metavar="S", help="seconds the dice must lie still (default 0.4)")
-    parser.add_argument("--agree", type=_positive(int), default=3, metavar="K", help="consecutive readings that must agree (default 3)")
-    parser.add_argument("--exposure", type=_positive(int), metavar="US",
+    parser.add_argument("--still", type=argtypes.positive(float), default=0.4, metavar="S", help="seconds the dice must lie still (default 0.4)")
+    parser.add_argument("--agree", type=argtypes.positive(int), default=3, metavar="K", help="consecutive readings that must agree (default 3)")
+    parser.add_argument("--exposure", type=argtypes.positive(int), metavar="US",
                         help="picamera: fixed exposure time in µs (default: fixed after a warm-up on auto exposure)")
-    parser.add_argument("--timeout", type=_positive(float), default=1.0, metavar="S", help="longest wait for one camera frame (default 1)")
-    parser.add_argument("--give-up", type=_positive(float), default=30.0, metavar="S", help="exit 1 after this long without a frame (default 30)")
-    parser.add_argument("--max-frames", type=_positive(int), metavar="N", help="stop after N frames")
+    parser.add_argument("--timeout", type=argtypes.positive(float), default=1.0, metavar="S", help="longest wait for one camera frame (default 1)")
+    parser.add_argument("--give-up", type=argtypes.positive(float), default=30.0, metavar="S", help="exit 1 after this long without a frame (default 30)")
+    parser.add_argument("--max-frames", type=argtypes.positive(int), metavar="N", help="stop after N frames")
     parser.add_argument("--seed", type=argtypes.seed, default=0, help="synthetic: the seed of the table and its throws")
-    parser.add_argument("--throws", type=_positive(int), default=10, help="synthetic: how many throws (default 10)")
+    parser.add_argument("--throws", type=argtypes.positive(int), default=10, help="synthetic: how many throws (default 10)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -130,6 +130,15 @@ def test_unknown_check_names_are_refused(conf, capsys):
     assert "coffee" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("timeout", ["-1", "0", "nan", "inf"])
+def test_a_camera_timeout_that_is_not_positive_is_refused_before_any_check(conf, capsys, timeout):
+    with pytest.raises(SystemExit) as exc:
+        main(["selftest", "--config", str(conf()), "--only", "camera", "--camera-timeout", timeout])
+    assert exc.value.code == 2
+    captured = capsys.readouterr()
+    assert "--camera-timeout: must be positive and finite" in captured.err and captured.out == ""
+
+
 def test_the_help_names_the_two_commands_to_run_apart(capsys):
     """argparse joins a description's lines: a command block would run into one line of shell."""
     from appliance.cli import main

@@ -98,3 +98,14 @@ def test_watch_show_into_a_file_is_refused_and_the_file_kept(tmp_path, capsys):
     assert main(["watch", "synthetic", "--throws", "1", "--show", str(a_file)]) == 2
     assert f"cannot write annotated frames to {a_file}" in capsys.readouterr().err
     assert a_file.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("option, value", [("--fps", "inf"), ("--fps", "nan"), ("--still", "nan"),
+                                           ("--hold", "inf"), ("--hold", "-1"), ("--timeout", "0")])
+def test_watch_refuses_a_rate_or_time_that_is_negative_or_not_finite_in_one_line(option, value, capsys):
+    """--fps inf froze the synthetic table's virtual time (a 100% CPU loop); --hold inf raised."""
+    with pytest.raises(SystemExit) as exc:
+        main(["watch", "synthetic", "--throws", "1", option, value])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: must be" in err and "finite" in err and "Traceback" not in err
