@@ -95,11 +95,13 @@ def _integer(lo: int, hi: int) -> Check:
 
 
 def _number(lo: float, hi: float, unit: str) -> Check:
+    span = f"{lo}-{hi} {unit}" if unit else f"{lo}-{hi}"  # a unitless volume read "0.0-1.0 , got"
+
     def check(key: str, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(key, f"must be a number {lo}-{hi} {unit}, got {value!r} ({_type_name(value)})")
+            raise ConfigError(key, f"must be a number {span}, got {value!r} ({_type_name(value)})")
         if not lo <= value <= hi:
-            raise ConfigError(key, f"must be {lo}-{hi} {unit}, got {value}")
+            raise ConfigError(key, f"must be {span}, got {value}")
         return float(value)
 
     return check

@@ -188,6 +188,16 @@ BAD = [
 ]
 
 
+@pytest.mark.parametrize("text, problem", [("[sound]\nvolume = nan", "sound.volume: must be 0.0-1.0, got nan"),
+                                           ("[sound]\nvolume = inf", "sound.volume: must be 0.0-1.0, got inf"),
+                                           ("[gpio]\nlong_press_s = nan", "gpio.long_press_s: must be 0.3-10.0 s, got nan")])
+def test_a_number_out_of_range_or_not_a_number_is_named_with_its_range_and_unit(tmp_path, text, problem):
+    """TOML has nan and inf; they are refused like any value out of range, worded cleanly."""
+    with pytest.raises(ConfigError) as err:
+        config.load(write(tmp_path, text + "\n"))
+    assert problem in str(err.value)
+
+
 @pytest.mark.parametrize("text, key, problem", BAD, ids=[b[1] for b in BAD])
 def test_a_bad_value_gives_one_line_naming_the_file_and_the_key(tmp_path, text, key, problem):
     path = write(tmp_path, text + "\n")
