@@ -62,6 +62,8 @@ class Appliance:
             store = Store.open(cfg.state_dir)
         except StoreError as exc:
             return self.service.fail(f"dicetable kiosk: {exc}", 1)
+        if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
+            self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
         start_language(store, cfg.language)  # the language button's last choice, if the config kept its language
         if cfg.display.driver != "auto":
             os.environ["SDL_VIDEODRIVER"] = cfg.display.driver

@@ -50,3 +50,29 @@ def test_the_kiosk_starts_saves_and_stops_cleanly_on_sigterm(tmp_path):
     assert "Traceback" not in out
     with Store.open(state) as store:
         assert store.notice is None
+
+
+def test_a_damaged_saved_games_file_is_moved_aside_and_the_journal_says_where(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "dicetable.sqlite3").write_bytes(b"this is not an SQLite file" * 40)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "synthetic"\nfps = 5\n'
+                   '[display]\nsize = [800, 480]\nfullscreen = false\ndriver = "dummy"\n[sound]\nvoice = false\n')
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock")
+    proc = subprocess.Popen([sys.executable, "-m", "appliance", "kiosk", "--config", str(cfg)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not list(state.glob("dicetable.sqlite3.broken-*")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(2.0)  # the loop is running (a SIGTERM before it is set up is the default one)
+        proc.send_signal(signal.SIGTERM)
+        out, _err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    [moved] = state.glob("dicetable.sqlite3.broken-*")
+    assert proc.returncode == 0 and "Traceback" not in out, out
+    assert f"the saved games could not be read: moved to {moved}" in out
+    assert moved.read_bytes().startswith(b"this is not an SQLite file")
