@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     file_name = str(args.source)
     last_frame_at = time.monotonic()
     last_error = ""
-    frames = 0
+    frames = settled = 0
     skipped = 0  # the folder's unreadable files named so far
     try:
         while args.max_frames is None or frames < args.max_frames:
@@ -112,6 +112,10 @@ def run(args: argparse.Namespace) -> int:
                 if frames == 0:  # a text file taken for a video, a folder of non-images
                     print(f"dicetable watch: not one frame could be read from {args.source}", file=sys.stderr)
                     return 1
+                if settled == 0 and isinstance(source, ImageFolderSource) and source.repeat < 2:
+                    # each photo was one frame: nothing can lie still for --still s (a silent exit puzzled)
+                    print(f"dicetable watch: no throw settled in {frames} frames; each image of a folder is "
+                          f"one frame unless held, e.g. --hold 1", file=sys.stderr)
                 return 0
             except CameraError as exc:
                 detector.interrupt()
@@ -140,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(source, ImageFolderSource) and source.current_file is not None:
                 file_name = str(source.current_file)
             if update.settled is not None:
+                settled += 1
                 _print_settled(update.settled, file_name, ms, args.json)
             if args.show is not None and (update.reading is not None or frame.index % 15 == 0):
                 cv2.imwrite(str(args.show / _show_name(frame.index, update)), annotate(frame.image, update, args.tray))

@@ -109,3 +109,13 @@ def test_watch_refuses_a_rate_or_time_that_is_negative_or_not_finite_in_one_line
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert f"argument {option}: must be" in err and "finite" in err and "Traceback" not in err
+
+
+def test_watch_a_folder_of_photos_without_hold_says_how_to_hold_them(tmp_path, capsys):
+    for i, values in enumerate([(2, 6), (1, 1)]):
+        img, _ = render_still(values, seed=40 + i, look=TableLook())
+        cv2.imwrite(str(tmp_path / f"throw_{i}.png"), img)
+    assert main(["watch", str(tmp_path), "--dice", "2"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no throw settled in 2 frames" in captured.err and "--hold 1" in captured.err
