@@ -434,17 +434,23 @@ class _Checks:
                     return f"{lay.value}: a pip on its face seen square", False
         # A pip beside the region just beyond the face, alike the face's own (contrast, size,
         # squash), belongs to a larger face a tighter cut left part of (a 2 of two neighbours of a
-        # 5): not explained. (Pips of the region itself beyond the face are its side faces'.)
+        # 5): not explained. Of the region's own pips beyond the face most are its side faces',
+        # but one alike a 2's or 3's own just past its edge (1.85 grid steps from its centre; a
+        # touching die's nearest pip lies ~2.7 steps away) makes it part of a larger face whose
+        # other pips were missed or fit no layout (a 3 of a 6 whose other column fit no 6).
         r_min = min(pips[i].r for i in mem)
         r_max = max(pips[i].r for i in mem)
-        for o in pips[self.own:]:
+        for i in others:
+            o = pips[i]
             if o.contrast < p.alike_contrast * pip_c or not r_min / p.alike_size <= o.r <= r_max * p.alike_size:
                 continue
             if min(layout.shape_distance(o.shape, pips[k].shape) for k in mem) > p.shape_tol:
                 continue
             a, b = lay.to_grid(o.x, o.y)
-            if max(abs(a), abs(b)) <= p.beside_extent:
+            if i >= self.own and max(abs(a), abs(b)) <= p.beside_extent:
                 return f"{lay.value}: a pip like its own beside the face", False
+            if i < self.own and lay.value <= 3 and max(abs(a), abs(b)) <= p.own_extent:
+                return f"{lay.value}: a pip like its own just beyond the face", False
         occupied = layout.PATTERNS[lay.value]
         for a, b in layout.GRID:
             if (a, b) not in occupied and self.sample(*lay.to_image(a, b)) > p.empty_share * pip_c:

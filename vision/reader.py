@@ -68,6 +68,7 @@ class ReaderParams:
     beside_reach: float = 0.3
     beside_ring: float = 0.75  # share of a ring around a spot there that must be face-coloured
     beside_extent: float = 2.6  # grid steps from a face's centre: such a pip alike its own sinks it
+    own_extent: float = 2.0  # grid steps: a pip of the region alike the face's this near sinks it
     alike_contrast: float = 0.7  # alike a face's pips: at least this share of their weakest contrast
     alike_size: float = 1.5  # and a radius within this factor of theirs (and squashed alike)
     two_ring: float = 0.6  # share of a ring around each pip of a 2 that must be face-coloured
