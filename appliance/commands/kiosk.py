@@ -16,7 +16,9 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, metavar="PATH", help="the config file (default /etc/dicetable/config.toml)")
-    parser.add_argument("--windowed", action="store_true", help="a window instead of full screen (for a desk)")
+    parser.add_argument("--windowed", action="store_true",
+                        help="a window instead of full screen (for a desk: the console's kmsdrm driver, the "
+                             "config's default, gives way to the desk's X11 or Wayland)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +37,15 @@ def run(args: argparse.Namespace) -> int:
     except config.ConfigError as exc:
         return service.fail(str(exc), config.EXIT_BAD_CONFIG)
     return Appliance(cfg, service, windowed=args.windowed).run()
+
+
+def video_driver(configured: str, windowed: bool) -> str | None:
+    """The SDL video driver to ask for: the config's ``[display] driver``, or None to let SDL choose
+    ("auto", and a --windowed kiosk whose config names "kmsdrm": the console has no windows, and
+    with the default config a desk got 'kmsdrm not available')."""
+    if configured == "auto" or (windowed and configured == "kmsdrm"):
+        return None
+    return configured
 
 
 class Appliance:
@@ -65,8 +76,9 @@ class Appliance:
         if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
             self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
         start_language(store, cfg.language)  # the language button's last choice, if the config kept its language
-        if cfg.display.driver != "auto":
-            os.environ["SDL_VIDEODRIVER"] = cfg.display.driver
+        driver = video_driver(cfg.display.driver, self.windowed)
+        if driver is not None:
+            os.environ["SDL_VIDEODRIVER"] = driver
         commands = CommandQueue()
         voice, sounds = self._sound()
         pipeline = worker = None

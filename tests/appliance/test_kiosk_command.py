@@ -76,3 +76,12 @@ def test_a_damaged_saved_games_file_is_moved_aside_and_the_journal_says_where(tm
     assert proc.returncode == 0 and "Traceback" not in out, out
     assert f"the saved games could not be read: moved to {moved}" in out
     assert moved.read_bytes().startswith(b"this is not an SQLite file")
+
+
+def test_a_windowed_kiosk_lets_sdl_choose_the_desks_driver_instead_of_the_consoles_kmsdrm():
+    from appliance.commands.kiosk import video_driver
+
+    assert video_driver("kmsdrm", windowed=True) is None  # the default config on a desk
+    assert video_driver("kmsdrm", windowed=False) == "kmsdrm"  # the boot service
+    assert video_driver("x11", windowed=True) == "x11" and video_driver("dummy", windowed=True) == "dummy"
+    assert video_driver("auto", windowed=False) is None
