@@ -88,7 +88,8 @@ _UPGRADES = {1: _SETTINGS}
 
 
 class StoreError(OSError):
-    """The state directory cannot hold the store at all (missing and not creatable, read-only)."""
+    """The state directory cannot hold the store at all (missing and not creatable, read-only); or, from
+    ``read_log``, the saved games cannot be read. ``strerror`` is the message."""
 
 
 @dataclass(frozen=True)
@@ -321,6 +322,44 @@ class Store:
         if evening is None:
             evening = self.db.execute("INSERT INTO evenings (started) VALUES (?)", (now,)).lastrowid
         return evening
+
+
+def read_log(path: str | Path, game_id: int | None = None) -> tuple[int, list[str]]:
+    """One saved game as its game log (RULES.md §4), read without changing anything: for
+    ``dicetable replay`` on the appliance's store, e.g. to see why the kiosk announced what it did.
+
+    path: the store file, or the state directory holding it; a file moved aside as ``.broken-*`` is
+    read too if SQLite still can. game_id: the game's id; None takes the latest game.
+    Returns (id, lines): the setup line, then one line per accepted action, as JSON text.
+    Raises StoreError with a message naming the file: not there, not a Dice Table store, unreadable,
+    or no such game (the message then lists the ids there are).
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / FILENAME
+    if not path.is_file():
+        raise StoreError(2, f"{path}: no saved games there")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(5, f"{path}: cannot be opened: {exc}") from None
+    try:
+        if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise StoreError(22, f"{path}: not a Dice Table store")
+        ids = [i for (i,) in db.execute("SELECT id FROM games ORDER BY id")]
+        if not ids:
+            raise StoreError(2, f"{path}: no games saved yet")
+        if game_id is None:
+            game_id = ids[-1]
+        elif game_id not in ids:
+            raise StoreError(2, f"{path}: no game {game_id} (games {ids[0]}-{ids[-1]})")
+        (setup,) = db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+        actions = [a for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+    except sqlite3.Error as exc:  # damaged pages, not SQLite at all, a WAL it may not read
+        raise StoreError(5, f"{path}: cannot be read: {exc}") from None
+    finally:
+        db.close()
+    return game_id, [setup, *actions]
 
 
 # --- the file ----------------------------------------------------------------------------------

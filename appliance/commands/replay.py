@@ -1,7 +1,9 @@
 """Feed a game log to the rules engine and print the events.
 
 A game log is JSON Lines (../shared/RULES.md §4): the first line is the setup, every later line one
-action. Each action is printed with its line number and the events it gave; with --json every event
+action. LOG may also be the appliance's saved games (the state directory, e.g. /var/lib/dicetable, or
+its dicetable.sqlite3): the latest game, or the one given with --game, is replayed from there, read
+only. Each action is printed with its line number and the events it gave; with --json every event
 is one JSON line instead (the first is the opening turn). A line that is not UTF-8 or not JSON, or
 a setup the engine cannot start, is reported on standard error with its line number. Exit status: 0, or 1 if a
 line was malformed or an action refused.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, TextIO
 
@@ -19,13 +22,27 @@ from appliance.games.engine import brief
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``LOG`` (a path, or - for standard input) and ``--json``."""
-    parser.add_argument("log", metavar="LOG", help="the game log (JSON Lines); - reads standard input")
+    """``LOG`` (a path, or - for standard input), ``--game`` and ``--json``."""
+    parser.add_argument("log", metavar="LOG", help="the game log (JSON Lines), or the saved games "
+                        "(state directory or its dicetable.sqlite3); - reads standard input")
+    parser.add_argument("--game", type=int, metavar="ID", help="with saved games: which game (default: the latest)")
     parser.add_argument("--json", action="store_true", help="print the events as JSON Lines")
 
 
 def run(args: argparse.Namespace) -> int:
     """Replay ``args.log``; returns the exit status."""
+    if args.log != "-" and _is_store(args.log):
+        from appliance.store import StoreError, read_log
+
+        try:
+            game_id, lines = read_log(args.log, args.game)
+        except StoreError as exc:
+            print(f"dicetable replay: {exc.strerror}", file=sys.stderr)
+            return 1
+        return replay_lines(lines, f"game {game_id}", as_json=args.json, out=sys.stdout, err=sys.stderr)
+    if args.game is not None:
+        print(f"dicetable replay: --game needs the saved games, and {args.log} is a game log", file=sys.stderr)
+        return 2
     try:
         if args.log == "-":
             stdin = getattr(sys.stdin, "buffer", None)
@@ -42,6 +59,17 @@ def run(args: argparse.Namespace) -> int:
     # which json.dumps(ensure_ascii=False) leaves unescaped inside a name.
     lines = [line.removesuffix("\r") for line in data.decode("utf-8", "surrogateescape").split("\n")]
     return replay_lines(lines, args.log, as_json=args.json, out=sys.stdout, err=sys.stderr)
+
+
+def _is_store(path: str) -> bool:
+    """Whether ``path`` is the saved games: a directory, or a file that starts as SQLite files do."""
+    if os.path.isdir(path):
+        return True
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False  # reported when the log is read
 
 
 def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:

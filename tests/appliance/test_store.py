@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -285,3 +286,62 @@ def test_an_unwritable_state_directory_raises_store_error(tmp_path):
     blocker.write_text("")
     with pytest.raises(StoreError, match="cannot be created"):
         Store.open(blocker / "state")
+
+
+# -- the saved games as a game log, for dicetable replay -------------------------------------------
+
+def _two_games(tmp_path) -> Path:
+    with Store.open(tmp_path) as s:
+        first = s.start_game(SETUP)
+        s.record(first, {"announce": 54}, [])
+        s.end_game(first, {})
+        second = s.start_game({"game": "maexle", "players": ["Di", "Ed"]})
+        s.record(second, {"announce": 31}, [])
+        s.record(second, {"announce": 21}, [])
+    return tmp_path
+
+
+def test_a_saved_game_reads_back_as_its_game_log_without_changing_the_file(tmp_path):
+    from appliance.store import read_log
+
+    state = _two_games(tmp_path)
+    before = (state / FILENAME).read_bytes()
+    game_id, lines = read_log(state)  # the latest game, from the state directory
+    assert game_id == 2 and [json.loads(x) for x in lines] == [
+        {"game": "maexle", "players": ["Di", "Ed"]}, {"announce": 31}, {"announce": 21}]
+    assert read_log(state / FILENAME, 1)[1][1:] == ['{"announce":54}']
+    assert (state / FILENAME).read_bytes() == before
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda d: d / "nothing", "no saved games there"),
+    (lambda d: _sqlite(d / "other.db"), "not a Dice Table store"),
+    (lambda d: _two_games(d), "no game 7 (games 1-2)"),
+])
+def test_saved_games_that_cannot_be_read_are_refused_with_the_reason(tmp_path, make, message):
+    from appliance.store import read_log
+
+    with pytest.raises(StoreError) as exc:
+        read_log(make(tmp_path), 7)
+    assert message in exc.value.strerror
+
+
+def _sqlite(path: Path) -> Path:
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    return path
+
+
+def test_replay_takes_the_saved_games_and_a_game_id(tmp_path, capsys):
+    from appliance.cli import main
+
+    state = _two_games(tmp_path)
+    assert main(["replay", str(state)]) == 0
+    out = capsys.readouterr().out
+    assert "Di, Ed" in out and "Ed announces Mäxle" in out
+    assert main(["replay", str(state / FILENAME), "--game", "1", "--json"]) == 0
+    assert '"Ann"' in capsys.readouterr().out
+    assert main(["replay", str(state), "--game", "9"]) == 1
+    assert "no game 9" in capsys.readouterr().err
