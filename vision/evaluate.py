@@ -69,14 +69,22 @@ def split_of(file: str) -> str:
     return "dev" if hashlib.sha1(file.encode()).digest()[0] % 2 == 0 else "held"
 
 
+# The manifest's columns the evaluation reads (README.txt of the photo set names them all).
+COLUMNS = ("file", "source", "boxes", "values_in_box_order", "table_like", "excluded")
+
+
 def load_manifest(path: str | Path = DEFAULT_MANIFEST) -> list[Photo]:
     """All rows of a manifest.csv (README.txt format), excluded ones included (flagged).
 
-    Raises OSError when the file cannot be read, ValueError on a malformed row.
+    Raises OSError when the file cannot be read, ValueError on a missing column or a malformed row.
     """
     photos = []
     with open(path, newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
+        rows = csv.DictReader(fh)
+        missing = [c for c in COLUMNS if c not in (rows.fieldnames or ())]
+        if missing:
+            raise ValueError(f"missing column{'s' * (len(missing) > 1)} {', '.join(missing)}")
+        for row in rows:
             boxes = tuple(tuple(int(v) for v in b.split(",")) for b in row["boxes"].split(";") if b)
             box_values = tuple(int(v) for v in row["values_in_box_order"].split())
             if len(boxes) != len(box_values) or any(len(b) != 4 for b in boxes):
@@ -242,7 +250,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def evaluate_manifest(manifest: Path, split: str = "all", errors: bool = False, out=None) -> int:
     """Read and score a manifest's photos and print the per-source table to ``out`` (default
-    stdout); returns an exit status: 0, or 2 when the manifest or a photo cannot be read."""
+    stdout); returns an exit status: 0, or 2 when the manifest or a photo cannot be read or it lists
+    no photo to score."""
     out = out or sys.stdout
     try:
         photos = load_manifest(manifest)
@@ -251,6 +260,9 @@ def evaluate_manifest(manifest: Path, split: str = "all", errors: bool = False, 
         return 2
     if split != "all":
         photos = [p for p in photos if p.split == split]
+    if all(p.excluded for p in photos):
+        print(f"no photos to score in the manifest {manifest} (split: {split})", file=sys.stderr)
+        return 2
     try:
         results = run(photos, Path(manifest).parent)
     except OSError as exc:

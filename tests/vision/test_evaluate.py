@@ -88,6 +88,18 @@ def test_the_manifest_loads_boxes_in_their_order_and_flags_excluded_rows(tmp_pat
         load_manifest(bad)
 
 
+def test_a_manifest_without_a_column_or_without_photos_to_score_is_refused_saying_so(tmp_path, capsys):
+    short = tmp_path / "short.csv"
+    short.write_text("file,source\na.png,x\n")
+    with pytest.raises(ValueError, match="missing columns boxes, values_in_box_order, table_like, excluded"):
+        load_manifest(short)
+    assert evaluate.evaluate_manifest(short, out=io.StringIO()) == 2
+    assert "missing columns boxes" in capsys.readouterr().err
+    empty = _manifest(tmp_path, ['c.png,matteop65,1,6,"5,5,20,20",6,EXCLUDED: not scored,1,1,320,240\n'])
+    assert evaluate.evaluate_manifest(empty, out=io.StringIO()) == 2
+    assert "no photos to score" in capsys.readouterr().err
+
+
 def _draw(path, values):
     """A felt tray with top-down dice drawn at known places (white, black pips), saved as PNG."""
     img = np.full((240, 320, 3), (40, 110, 50), np.uint8)
