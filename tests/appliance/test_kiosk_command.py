@@ -21,6 +21,31 @@ def test_a_bad_config_is_one_message_and_exit_78(tmp_path, capsys):
     assert "camera.fps" in err and "Traceback" not in err
 
 
+def _kiosk_until(tmp_path, camera: str, ready) -> tuple[int, str]:
+    """Run ``dicetable kiosk`` as the service does (own process, dummy SDL, mock GPIO) with its state
+    in ``tmp_path/state`` and the camera ``camera``; once ``ready()`` and the loop has run a moment,
+    SIGTERM it. Returns its exit status and output."""
+    state = tmp_path / "state"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "{camera}"\nfps = 10\n'
+                   '[display]\nsize = [800, 480]\nfullscreen = false\ndriver = "dummy"\n[sound]\nvoice = false\n')
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock")
+    proc = subprocess.Popen([sys.executable, "-m", "appliance", "kiosk", "--config", str(cfg)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(2.0)  # the loop is running (a SIGTERM before it is set up is the default one)
+        assert proc.poll() is None, proc.stdout.read()
+        proc.send_signal(signal.SIGTERM)
+        out, _err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out
+
+
 def test_the_kiosk_starts_saves_and_stops_cleanly_on_sigterm(tmp_path):
     folder = tmp_path / "frames"
     folder.mkdir()
@@ -29,25 +54,8 @@ def test_the_kiosk_starts_saves_and_stops_cleanly_on_sigterm(tmp_path):
 
     cv2.imwrite(str(folder / "empty.png"), np.full((240, 320, 3), 60, np.uint8))
     state = tmp_path / "state"
-    cfg = tmp_path / "config.toml"
-    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "{folder}"\nfps = 10\n'
-                   '[display]\nsize = [800, 480]\nfullscreen = false\ndriver = "dummy"\n[sound]\nvoice = false\n')
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock")
-    proc = subprocess.Popen([sys.executable, "-m", "appliance", "kiosk", "--config", str(cfg)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while not (state / "dicetable.sqlite3").exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(1.5)  # the loop is running
-        assert proc.poll() is None, proc.stdout.read()
-        proc.send_signal(signal.SIGTERM)
-        out, _err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, out
-    assert "Traceback" not in out
+    status, out = _kiosk_until(tmp_path, str(folder), lambda: (state / "dicetable.sqlite3").exists())
+    assert status == 0 and "Traceback" not in out, out
     with Store.open(state) as store:
         assert store.notice is None
 
@@ -56,24 +64,9 @@ def test_a_damaged_saved_games_file_is_moved_aside_and_the_journal_says_where(tm
     state = tmp_path / "state"
     state.mkdir()
     (state / "dicetable.sqlite3").write_bytes(b"this is not an SQLite file" * 40)
-    cfg = tmp_path / "config.toml"
-    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "synthetic"\nfps = 5\n'
-                   '[display]\nsize = [800, 480]\nfullscreen = false\ndriver = "dummy"\n[sound]\nvoice = false\n')
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock")
-    proc = subprocess.Popen([sys.executable, "-m", "appliance", "kiosk", "--config", str(cfg)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while not list(state.glob("dicetable.sqlite3.broken-*")) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(2.0)  # the loop is running (a SIGTERM before it is set up is the default one)
-        proc.send_signal(signal.SIGTERM)
-        out, _err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    status, out = _kiosk_until(tmp_path, "synthetic", lambda: bool(list(state.glob("dicetable.sqlite3.broken-*"))))
     [moved] = state.glob("dicetable.sqlite3.broken-*")
-    assert proc.returncode == 0 and "Traceback" not in out, out
+    assert status == 0 and "Traceback" not in out, out
     assert f"the saved games could not be read: moved to {moved}" in out
     assert moved.read_bytes().startswith(b"this is not an SQLite file")
 
