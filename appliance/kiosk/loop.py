@@ -39,7 +39,8 @@ class Kiosk:
     """The window around an :class:`App`.
 
     app: the kiosk core. commands: the one queue (GPIO buttons and the camera put on it too).
-    size: window size (w, h) px, or None for the screen's own (full screen).
+    size: window size (w, h) px, or None for the screen's own (full screen). A size narrower than
+    landscape 3:2 (``theme.size_problem``) raises ValueError saying so; nothing is opened.
     fullscreen: a borderless full-screen window, no mouse pointer (the appliance).
     pipeline: a ``CameraPipeline`` whose ``feed()`` the live view shows (None: no camera panel data).
     buttons: ``appliance.inputs.GpioButtons`` to poll each frame, or None.
@@ -69,6 +70,9 @@ class Kiosk:
         if size is None:
             info = pygame.display.Info()
             size = (info.current_w or 800, info.current_h or 480)
+        problem = th.size_problem(*size)
+        if problem:  # a portrait screen: every name and button would be cut to "…"; say so instead
+            raise ValueError(f"{problem}: rotate the screen to landscape or set display.size")
         self.screen = pygame.display.set_mode(size, flags)
         pygame.display.set_caption(caption)
         if fullscreen:

@@ -39,6 +39,23 @@ INFO: Colour = (88, 170, 255)
 DIE_FACE: Colour = (250, 248, 240)
 DIE_PIP: Colour = (24, 24, 24)
 
+# The screens are laid out for landscape (draw.py: the camera and the standings beside the choices).
+# From 3:2 (720x480) to 16:9 and wider every text fits in every language (tests/appliance/
+# test_i18n_render.py); narrower, texts are cut to "…" (at 4:3 a German note and the Latvian Back
+# of the Mäxle values; portrait 480x800: every Mäxle value). A narrower size is refused, not drawn badly.
+MIN_ASPECT = (3, 2)
+
+
+def size_problem(width: int, height: int) -> str | None:
+    """Why the kiosk's screens cannot be laid out at ``width`` x ``height`` px, or None when they
+    can: they need a landscape size at least 3:2 wide (``MIN_ASPECT``)."""
+    wide, high = MIN_ASPECT
+    if width * high >= height * wide:
+        return None
+    return (f"the kiosk's screens are laid out for landscape: the width must be at least {wide}/{high} of the "
+            f"height (720x480, 800x480, 1280x800, 1920x1080 ...), got {width}x{height}")
+
+
 # Announcement tones -> banner colour.
 TONES: dict[str, Colour] = {
     "drink": DANGER, "penalty": DANGER, "win": ACCENT, "info": INFO, "good": GOOD, "error": DANGER,

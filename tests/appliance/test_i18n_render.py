@@ -39,10 +39,10 @@ def reading(values) -> DiceReading:
 class Recorder:
     """Draws each state of the app and keeps every text's problems."""
 
-    def __init__(self, app: App, lang: str):
+    def __init__(self, app: App, lang: str, size: tuple[int, int] = SIZE):
         self.app, self.lang = app, lang
-        self.surface = pygame.Surface(SIZE)
-        self.theme = th.Theme(*SIZE)
+        self.surface = pygame.Surface(size)
+        self.theme = th.Theme(*size)
         self.problems: list[str] = []
         self.drawn = 0
         self.texts: set[str] = set()
@@ -225,11 +225,11 @@ def tour_setup(app: App, show) -> None:
 def recorder(request, monkeypatch):
     pygame.init()
     pygame.freetype.init()
-    lang = request.param
+    lang, size = request.param if isinstance(request.param, tuple) else (request.param, SIZE)
     i18n.set_language(lang)
     clock = [0.0]
     app = App(players=list(PLAYERS), drink_word="sip", maexle_odds=True, clock=lambda: clock[0])
-    rec = Recorder(app, lang)
+    rec = Recorder(app, lang, size)
     monkeypatch.setattr(widgets, "fitted_font", rec.fitted_font(widgets.fitted_font))
     monkeypatch.setattr(widgets, "text_hook", rec.hook)
     yield rec
@@ -251,6 +251,17 @@ def test_every_screen_fits_its_boxes_in_every_language(recorder):
     assert recorder.screens >= {"setup", "names", "play", "correct", "hand", "sheet", "menu", "over"}
     assert recorder.drawn > 500
     assert not recorder.problems, f"{len(recorder.problems)} problems:\n" + "\n".join(recorder.problems[:40])
+
+
+# The narrowest size the kiosk accepts (theme.MIN_ASPECT, 3:2): the layouts are landscape.
+NARROWEST = (720, 480)
+
+
+@pytest.mark.parametrize("recorder", [(lang, NARROWEST) for lang in i18n.LANGUAGES], indirect=True,
+                         ids=lambda p: f"{p[0]}-{p[1][0]}x{p[1][1]}")
+def test_every_screen_fits_its_boxes_at_the_narrowest_size_accepted(recorder):
+    assert th.size_problem(*NARROWEST) is None and th.size_problem(NARROWEST[0] - 1, NARROWEST[1]) is not None
+    test_every_screen_fits_its_boxes_in_every_language(recorder)
 
 
 @pytest.mark.parametrize("recorder", i18n.LANGUAGES, indirect=True)
