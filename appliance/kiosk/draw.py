@@ -2,7 +2,8 @@
 
 ``draw(surface, view, theme, camera=...) -> hits`` paints the whole screen and returns where each
 choice landed, ``[(pygame.Rect, choice id), ...]``, topmost last, for resolving taps
-(:func:`hit`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a TV).
+(:func:`hit`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a TV), landscape
+3:2 and wider only (``theme.size_problem``).
 """
 
 from __future__ import annotations
@@ -217,6 +218,57 @@ def _sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> None:
         w.text(surface, t, total, r, size=size * 1.1, colour=th.ACCENT, bold=True)
 
 
+def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet, *, check_only: bool = False) -> bool:
+    """The play screen's score sheet: the player on turn only (``sheet.current``), the 12 categories
+    in two columns of six in RULES.md §3's order (Ones … Sixes left), each with its
+    score once written; open ones bright, written ones dim, the declared one outlined. Everyone's
+    totals are in the standings beside it and the whole sheet is behind the Sheet button.
+
+    Drawn only when every text gets at least SHEET_MIN design px in ``rect`` (legible from 2 m);
+    returns whether it was drawn (with ``check_only``: whether it would be, drawing nothing)."""
+    if sheet.current is None or not sheet.categories:
+        return False
+    per = math.ceil(len(sheet.categories) / 2)
+    columns = [sheet.categories[:per], sheet.categories[per:]]
+    inner = rect.inflate(-2 * t.gap, -2 * t.gap)
+    row_h = inner.height // per
+    pad = t.px(14)  # the name's indent and the space between name and score
+    # The largest size up to 22 at which every name fits on one line (bold: the declared one is);
+    # each column as wide as its longest name needs, the room left shared out.
+    size = min(22.0, row_h / t.unit * 0.62)
+    while True:
+        if size < SHEET_MIN:
+            return False
+        font = t.font(size, True)
+        value_w = t.font(size * 1.1, True).size("50")[0] + t.px(6)
+        need = [max(font.size(name)[0] for name in names) + value_w + pad for names in columns]
+        if sum(need) + t.gap <= inner.width and font.get_height() <= row_h - t.px(2):
+            break
+        size *= 0.95
+    if check_only:
+        return True
+    spare = (inner.width - t.gap - sum(need)) // 2
+    widths = [n + spare for n in need]
+    w.panel(surface, t, rect)
+    for i, name in enumerate(sheet.categories):
+        col = i // per
+        x = inner.x + (widths[0] + t.gap if col else 0)
+        r = pygame.Rect(x, inner.y + (i % per) * row_h, widths[col], row_h - t.px(2))
+        cell = sheet.cells[i][sheet.current]
+        if i % 2 == 0:
+            shade = pygame.Surface(r.size, pygame.SRCALPHA)
+            shade.fill((255, 255, 255, 12))
+            surface.blit(shade, r)
+        if sheet.declared == i:
+            pygame.draw.rect(surface, th.SELECTED, r, width=max(2, t.px(2)), border_radius=t.px(4))
+        written = cell != ""
+        w.text(surface, t, name, pygame.Rect(r.x + t.px(8), r.y, r.width - value_w - pad, r.height), size=size,
+               colour=th.MUTED if written else th.TEXT, bold=sheet.declared == i, align="left")
+        w.text(surface, t, cell, pygame.Rect(r.right - value_w - t.px(6), r.y, value_w, r.height), size=size * 1.1,
+               colour=th.MUTED if cell == "0" else th.TEXT, bold=True, align="right")
+    return True
+
+
 def _message(surface, text: str, t: th.Theme) -> None:
     """A problem or notice line across the bottom of the screen."""
     W, H = surface.get_size()
@@ -307,6 +359,16 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     _buttons(surface, view, t, hits, keys, rects, size=24, keys=False)
 
 
+# The play screen's right column (design px). The prompt is the most important text on the screen,
+# read from 2 m: it is never drawn smaller than PROMPT_MIN, which is bigger than the info line under it.
+PROMPT_SIZE, PROMPT_MIN, PROMPT_H = 27, 24, 58
+INFO_SIZE, HINT_SIZE, LINE_H = 18, 17, 26
+# The score sheet panel on the play screen is drawn only when its text gets at least SHEET_MIN: as big
+# as the info line.
+SHEET_MIN = INFO_SIZE
+DICE_SIDE = 44  # the dice on the table beside the prompt, at most
+
+
 def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
     body = _header(surface, view, t, hits)
     m = t.gap
@@ -318,24 +380,22 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
     st = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
     _standings(surface, t, st, view.standings_title, view.standings)
-    # Right column: the prompt, one line of state, the coach's hint, then the choices.
+    # Right column: the prompt (the dice beside it when it keeps its size there), one line of state,
+    # the coach's hint, then the choices.
     y = right.y
-    prompt_h = 0 if view.big_prompt else t.px(58)
-    if prompt_h:
-        prompt_w = right.width
-        if view.dice:  # the dice on the table, beside the prompt
-            dice_w = min(int(right.width * 0.48), len(view.dice) * t.px(48))
-            prompt_w = right.width - dice_w - m
-            w.dice_row(surface, t, pygame.Rect(right.right - dice_w, y + t.px(6), dice_w, prompt_h - t.px(12)),
-                       view.dice, max_side=t.px(44))
-        w.text(surface, t, view.prompt, pygame.Rect(right.x, y, prompt_w, prompt_h), size=27, bold=True,
-               align="left", lines=2)
-        y += prompt_h
-    for line, colour, size in ((view.info, th.MUTED, 18), (view.hint, th.INFO, 17)):
+    dice_left = list(view.dice)  # the dice still to place: they give way to the prompt
+    if not view.big_prompt:
+        row = pygame.Rect(right.x, y, right.width, t.px(PROMPT_H))
+        if dice_left and _prompt_beside_dice(surface, view, t, row):
+            dice_left = []
+        else:
+            w.text(surface, t, view.prompt, row, size=PROMPT_SIZE, bold=True, align="left", lines=2)
+        y = row.bottom
+    for line, colour, size in ((view.info, th.MUTED, INFO_SIZE), (view.hint, th.INFO, HINT_SIZE)):
         if line:
-            w.text(surface, t, line, pygame.Rect(right.x, y, right.width, t.px(26)), size=size, colour=colour,
+            w.text(surface, t, line, pygame.Rect(right.x, y, right.width, t.px(LINE_H)), size=size, colour=colour,
                    align="left")
-            y += t.px(26)
+            y += t.px(LINE_H)
     rest = pygame.Rect(right.x, y + m, right.width, right.bottom - y - m)
     if view.big_prompt:
         _big_prompt(surface, view, t, rest)
@@ -343,25 +403,56 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     few = len(view.choices) <= 2
     if view.sheet is not None and few:
         btn_h = t.px(64) if view.choices else 0
-        sheet_r = pygame.Rect(rest.x, rest.y, rest.width, rest.height - btn_h - (m if btn_h else 0))
-        _sheet(surface, t, sheet_r, view.sheet)
+        area = pygame.Rect(rest.x, rest.y, rest.width, rest.height - btn_h - (m if btn_h else 0))
+        if dice_left:  # the dice first: they are what this turn is about; the sheet if legible under them
+            dice_r = pygame.Rect(area.x, area.y, area.width, t.px(60))
+            sheet_r = pygame.Rect(area.x, dice_r.bottom + m, area.width, area.bottom - dice_r.bottom - m)
+            if not _turn_sheet(surface, t, sheet_r, view.sheet):
+                dice_r = area  # no legible sheet here: the dice take its place, bigger
+            w.dice_row(surface, t, dice_r, dice_left, max_side=t.px(72))
+        else:
+            _turn_sheet(surface, t, area, view.sheet)
         if view.choices:
-            row = pygame.Rect(rest.x, sheet_r.bottom + m, rest.width, btn_h)
+            row = pygame.Rect(rest.x, area.bottom + m, rest.width, btn_h)
             _buttons(surface, view, t, hits, view.choices, grid(row, len(view.choices), len(view.choices), m))
         return
+    if dice_left:
+        dice_r = pygame.Rect(rest.x, rest.y, rest.width, t.px(48))
+        w.dice_row(surface, t, dice_r, dice_left, max_side=t.px(DICE_SIDE))
+        rest = pygame.Rect(rest.x, dice_r.bottom + m, rest.width, rest.bottom - dice_r.bottom - m)
     columns = view.columns or (3 if len(view.choices) > 4 else 2)
     rects = grid(rest, len(view.choices), columns, m, max_h=t.px(96))
     _buttons(surface, view, t, hits, view.choices, rects, size=26 if columns <= 3 else 24)
 
 
+def _prompt_beside_dice(surface, view: View, t: th.Theme, row: pygame.Rect) -> bool:
+    """The prompt and the dice on the table side by side in ``row``, if the prompt keeps at least
+    PROMPT_MIN there (the dice shrink down to 2/3 of DICE_SIDE for it); returns False, drawing
+    nothing, when it would not: the caller then gives the dice a row of their own."""
+    n = len(view.dice)
+    for side in (DICE_SIDE, DICE_SIDE * 5 // 6, DICE_SIDE * 2 // 3):
+        dice_w = min(int(row.width * 0.48), n * t.px(side + 4))
+        box = pygame.Rect(row.x, row.y, row.width - dice_w - t.gap, row.height)
+        if w.fits(t, view.prompt, PROMPT_MIN, box, bold=True, lines=2):
+            w.dice_row(surface, t, pygame.Rect(row.right - dice_w, row.y + t.px(6), dice_w, row.height - t.px(12)),
+                       view.dice, max_side=t.px(side))
+            w.text(surface, t, view.prompt, box, size=PROMPT_SIZE, bold=True, align="left", lines=2)
+            return True
+    return False
+
+
 def _big_prompt(surface, view: View, t: th.Theme, rect: pygame.Rect) -> None:
-    """Roll / lift the cup: the one thing to do, big, with the sheet under it in Yacht."""
+    """Roll / lift the cup: the one thing to do, big, with the player's score sheet under it in Yacht
+    when it is legible there."""
     if view.sheet is not None:
         top = pygame.Rect(rect.x, rect.y, rect.width, t.px(70))
-        w.panel(surface, t, top, colour=th.BUTTON, edge=th.ACCENT)
-        w.text(surface, t, view.prompt, top.inflate(-t.px(16), -t.px(8)), size=34, bold=True, colour=th.TEXT)
-        _sheet(surface, t, pygame.Rect(rect.x, top.bottom + t.gap, rect.width, rect.bottom - top.bottom - t.gap), view.sheet)
-        return
+        sheet_r = pygame.Rect(rect.x, top.bottom + t.gap, rect.width, rect.bottom - top.bottom - t.gap)
+        if _turn_sheet(surface, t, sheet_r, view.sheet, check_only=True):
+            w.panel(surface, t, top, colour=th.BUTTON, edge=th.ACCENT)
+            w.text(surface, t, view.prompt, top.inflate(-t.px(16), -t.px(8)), size=34, bold=True, colour=th.TEXT,
+                   lines=2)
+            _turn_sheet(surface, t, sheet_r, view.sheet)
+            return
     w.panel(surface, t, rect, colour=th.PANEL, edge=th.ACCENT)
     icon = pygame.Rect(0, 0, rect.width, int(rect.height * 0.38))
     icon.midtop = (rect.centerx, rect.y + int(rect.height * 0.1))

@@ -26,17 +26,29 @@ def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bol
     ``lines`` lines; returns (font, wrapped lines)."""
     while True:
         font = t.font(size, bold)
-        wrapped = wrap(content, font, box.width) if lines > 1 else [content]
-        # The first line needs the font's height, each further one its line spacing; a line box
-        # may reach 8% past the box (ascent and descent are room, not glyphs).
-        tall = font.get_height() + font.get_linesize() * (len(wrapped) - 1)
-        fits = len(wrapped) <= lines and all(font.size(line)[0] <= box.width for line in wrapped) \
-            and tall <= box.height * 1.08
-        if fits:
+        ok, wrapped = _fit(font, content, box, lines)
+        if ok:
             return font, wrapped
         if size <= MIN_SIZE:  # as small as it gets: cut what is still too wide, and say so with "…"
             return font, [ellipsize(line, font, box.width) for line in wrapped[:lines]]
         size *= 0.9
+
+
+def fits(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bold: bool = False, lines: int = 1) -> bool:
+    """True when ``content`` fits ``box`` at ``size`` design px (in at most ``lines`` lines) without
+    shrinking: for layouts that choose a size or an arrangement before drawing."""
+    return _fit(t.font(size, bold), content, box, lines)[0]
+
+
+def _fit(font, content: str, box: pygame.Rect, lines: int) -> tuple[bool, list[str]]:
+    """Whether ``content`` fits ``box`` in ``font`` in at most ``lines`` lines, and its lines."""
+    wrapped = wrap(content, font, box.width) if lines > 1 else [content]
+    # The first line needs the font's height, each further one its line spacing; a line box
+    # may reach 8% past the box (ascent and descent are room, not glyphs).
+    tall = font.get_height() + font.get_linesize() * (len(wrapped) - 1)
+    ok = len(wrapped) <= lines and all(font.size(line)[0] <= box.width for line in wrapped) \
+        and tall <= box.height * 1.08
+    return ok, wrapped
 
 
 def ellipsize(line: str, font, width: int) -> str:
