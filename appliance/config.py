@@ -34,7 +34,6 @@ from typing import Any, Callable
 
 from appliance.games import GAMES, SetupError
 from appliance.i18n import LANGUAGES
-from appliance.kiosk.theme import size_problem
 
 DEFAULT_PATH = Path("/etc/dicetable/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/dicetable")
@@ -139,13 +138,7 @@ def _size(key: str, value: Any) -> tuple[int, int]:
 
 
 def _display_size(key: str, value: Any) -> tuple[int, int] | None:
-    if value == "native":
-        return None
-    size = _size(key, value)
-    problem = size_problem(*size)
-    if problem:
-        raise ConfigError(key, problem)
-    return size
+    return None if value == "native" else _size(key, value)
 
 
 def _pin(key: str, value: Any) -> int:

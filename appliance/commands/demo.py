@@ -28,11 +28,6 @@ def _size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT, e.g. 800x480, not {text!r}") from None
     if not (320 <= w <= 7680 and 240 <= h <= 4320):
         raise argparse.ArgumentTypeError(f"a size must be 320x240 to 7680x4320, not {text}")
-    from appliance.kiosk.theme import size_problem  # light: no pygame until a font is asked for
-
-    problem = size_problem(w, h)
-    if problem:
-        raise argparse.ArgumentTypeError(problem)
     return w, h
 
 
@@ -41,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", type=Path, metavar="DIR",
                         help="headless: throw real photos from DIR (2- and 5-dice photos; labels from DIR/manifest.csv)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="folder for the screenshots (default: a new temporary folder)")
-    parser.add_argument("--size", type=_size, metavar="WxH", help="kiosk size in px, landscape at least 3:2 (default 800x480 headless, 1280x720 window)")
+    parser.add_argument("--size", type=_size, metavar="WxH", help="kiosk size in px (default 800x480 headless, 1280x720 window)")
     parser.add_argument("--seed", type=argtypes.seed, default=7, help="seed of the evening's random throws and choices (default 7)")
     parser.add_argument("--lang", choices=("en", "de", "lv", "ru"), help="the kiosk's language")
     parser.add_argument("--games", default="maexle,biscuit,yacht", metavar="LIST",

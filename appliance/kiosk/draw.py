@@ -3,7 +3,7 @@
 ``draw(surface, view, theme, camera=...) -> hits`` paints the whole screen and returns where each
 choice landed, ``[(pygame.Rect, choice id), ...]``, topmost last, for resolving taps
 (:func:`hit`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a TV), landscape
-3:2 and wider only (``theme.size_problem``).
+3:2 and wider (a narrower screen lends the kiosk a 3:2 band of itself: ``theme.layout_area``).
 """
 
 from __future__ import annotations

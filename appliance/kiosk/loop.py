@@ -39,8 +39,8 @@ class Kiosk:
     """The window around an :class:`App`.
 
     app: the kiosk core. commands: the one queue (GPIO buttons and the camera put on it too).
-    size: window size (w, h) px, or None for the screen's own (full screen). A size narrower than
-    landscape 3:2 (``theme.size_problem``) raises ValueError saying so; nothing is opened.
+    size: window size (w, h) px, or None for the screen's own (full screen). On a size narrower than
+    landscape 3:2 the screens are drawn in a 3:2 band across it (``theme.layout_area``).
     fullscreen: a borderless full-screen window, no mouse pointer (the appliance).
     pipeline: a ``CameraPipeline`` whose ``feed()`` the live view shows (None: no camera panel data).
     buttons: ``appliance.inputs.GpioButtons`` to poll each frame, or None.
@@ -70,14 +70,15 @@ class Kiosk:
         if size is None:
             info = pygame.display.Info()
             size = (info.current_w or 800, info.current_h or 480)
-        problem = th.size_problem(*size)
-        if problem:  # a portrait screen: every name and button would be cut to "…"; say so instead
-            raise ValueError(f"{problem}: rotate the screen to landscape or set display.size")
         self.screen = pygame.display.set_mode(size, flags)
         pygame.display.set_caption(caption)
         if fullscreen:
             pygame.mouse.set_visible(False)
-        self.theme = th.Theme(*self.screen.get_size())
+        # Screens narrower than 3:2 are drawn in a band of it (theme.layout_area); hits are kept in
+        # the window's coordinates, where taps arrive.
+        self.area = pygame.Rect(th.layout_area(*self.screen.get_size()))
+        self.canvas = self.screen.subsurface(self.area)
+        self.theme = th.Theme(*self.area.size)
         self.pointer = PointerInput(self.screen.get_size())
         self._clock = pygame.time.Clock()
 
@@ -150,7 +151,10 @@ class Kiosk:
         try:
             self.view = build(self.app)
             feed = CameraFeed(*self.pipeline.feed()) if self.pipeline is not None else CameraFeed(status=_("No camera"))
-            self.hits = draw(self.screen, self.view, self.theme, feed)
+            if self.area.size != self.screen.get_size():
+                self.screen.fill((0, 0, 0))
+            hits = draw(self.canvas, self.view, self.theme, feed)
+            self.hits = [(rect.move(self.area.topleft), cid) for rect, cid in hits]
         except Exception as exc:
             log.exception("drawing the %s screen", self.app.screen)
             self.screen.fill(th.BACKGROUND)

@@ -41,19 +41,22 @@ DIE_PIP: Colour = (24, 24, 24)
 
 # The screens are laid out for landscape (draw.py: the camera and the standings beside the choices).
 # From 3:2 (720x480) to 16:9 and wider every text fits in every language (tests/appliance/
-# test_i18n_render.py); narrower, texts are cut to "…" (at 4:3 a German note and the Latvian Back
-# of the Mäxle values; portrait 480x800: every Mäxle value). A narrower size is refused, not drawn badly.
+# test_i18n_render.py); narrower, texts would be cut to "…" (at 4:3 a German note and the Latvian
+# Back of the Mäxle values; portrait 480x800: every Mäxle value). So a narrower screen (a 5:4 or 4:3
+# monitor, a display mounted portrait) shows the screens in a 3:2 band across its full width, black
+# above and below, as a TV shows a wide film: smaller, but whole and working.
 MIN_ASPECT = (3, 2)
 
 
-def size_problem(width: int, height: int) -> str | None:
-    """Why the kiosk's screens cannot be laid out at ``width`` x ``height`` px, or None when they
-    can: they need a landscape size at least 3:2 wide (``MIN_ASPECT``)."""
+def layout_area(width: int, height: int) -> tuple[int, int, int, int]:
+    """The part (x, y, w, h) px of a ``width`` x ``height`` px screen the kiosk draws in: all of it
+    when it is at least ``MIN_ASPECT`` wide, else a band of that aspect across its full width,
+    centred top to bottom."""
     wide, high = MIN_ASPECT
     if width * high >= height * wide:
-        return None
-    return (f"the kiosk's screens are laid out for landscape: the width must be at least {wide}/{high} of the "
-            f"height (720x480, 800x480, 1280x800, 1920x1080 ...), got {width}x{height}")
+        return 0, 0, width, height
+    band = width * high // wide
+    return 0, (height - band) // 2, width, band
 
 
 # Announcement tones -> banner colour.

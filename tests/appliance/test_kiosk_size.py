@@ -1,42 +1,47 @@
-"""A size the kiosk's landscape layouts cannot serve (portrait, or narrower than 3:2) is refused in one
-clear line naming where it came from: the config key, the demo's --size, the screen's own mode."""
+"""Any screen works: one narrower than the layouts' landscape 3:2 (a 5:4 or 4:3 monitor, a display
+mounted portrait) shows the screens whole in a 3:2 band across its width, and taps land where drawn."""
 
 from __future__ import annotations
 
+import pygame
 import pytest
 
 from appliance import config
-from appliance.cli import main
+from appliance.inputs import Command, CommandQueue
+from appliance.kiosk import theme as th
 from appliance.kiosk.app import App
 
 
-@pytest.mark.parametrize("size, ok", [([480, 800], False), ([480, 480], False), ([1280, 1024], False),
-                                      ([1024, 768], False), ([719, 480], False), ([720, 480], True),
-                                      ([800, 480], True), ([1280, 800], True), ([1920, 1080], True)])
-def test_a_display_size_narrower_than_landscape_3_to_2_is_refused_naming_the_key(tmp_path, size, ok):
+@pytest.mark.parametrize("size, area", [((800, 480), (0, 0, 800, 480)), ((1920, 1080), (0, 0, 1920, 1080)),
+                                        ((720, 480), (0, 0, 720, 480)), ((1280, 1024), (0, 85, 1280, 853)),
+                                        ((1024, 768), (0, 43, 1024, 682)), ((480, 800), (0, 240, 480, 320))])
+def test_a_screen_narrower_than_3_to_2_lends_the_kiosk_a_centred_band_of_it(size, area):
+    assert th.layout_area(*size) == area
+
+
+@pytest.mark.parametrize("size", [[480, 800], [1280, 1024], [1024, 768], [800, 480]])
+def test_any_display_size_in_range_is_accepted(tmp_path, size):
     path = tmp_path / "config.toml"
     path.write_text(f"[display]\nsize = {size}\n", encoding="utf-8")
-    if ok:
-        assert config.load(path).display.size == tuple(size)
-        return
-    with pytest.raises(config.ConfigError) as err:
-        config.load(path)
-    assert err.value.key == "display.size"
-    assert "landscape" in str(err.value) and f"{size[0]}x{size[1]}" in str(err.value)
+    assert config.load(path).display.size == tuple(size)
 
 
-def test_the_demo_refuses_a_portrait_size_in_one_line_before_anything_runs(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["demo", "--headless", "--size", "480x800", "--games", "maexle"])
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert "--size" in err and "landscape" in err and "480x800" in err and "Traceback" not in err
-
-
-def test_a_portrait_screen_of_its_own_size_is_refused_with_what_to_do():
-    """display.size = "native" on a screen mounted portrait: no screens of "…", a clear refusal."""
-    from appliance.inputs import CommandQueue
+def test_on_a_portrait_screen_the_setup_is_drawn_in_its_band_and_a_tap_there_chooses(tmp_path):
     from appliance.kiosk import loop
 
-    with pytest.raises(ValueError, match="landscape.*480x800.*display.size"):
-        loop.Kiosk(App(clock=lambda: 0.0), CommandQueue(), size=(480, 800))
+    commands = CommandQueue()
+    kiosk = loop.Kiosk(App(clock=lambda: 0.0), commands, size=(480, 800))
+    try:
+        kiosk.step()
+        band = pygame.Rect(th.layout_area(480, 800))
+        assert kiosk.hits and all(band.contains(rect) for rect, _cid in kiosk.hits)
+        shot = pygame.image.load(str(kiosk.screenshot(tmp_path / "portrait.png")))
+        assert shot.get_at((240, 10))[:3] == (0, 0, 0) and shot.get_at((240, 790))[:3] == (0, 0, 0)
+        assert shot.get_at((240, 400))[:3] != (0, 0, 0)
+        yacht = next(rect for rect, cid in kiosk.hits if cid == "game:yacht")
+        assert kiosk.app.game_kind != "yacht"
+        commands.put(Command("tap", yacht.center, source="touch"))
+        kiosk.step()
+        assert kiosk.app.game_kind == "yacht"
+    finally:
+        kiosk.close()
