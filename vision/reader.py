@@ -222,7 +222,9 @@ def _solve(ctx: _Context, blob: Blob, failed_area: float = 0.0, root: Blob | Non
     for child in blob.children:
         kids.extend(_solve(ctx, child, failed_area, root))
     # Touching dice that never part at a higher cut: read the cluster at the size of one die in it.
-    if inside and not _die_like(blob, p) and _cluster_like(blob, p) and not ctx.plain(blob):
+    # Children read as two dice or more did part (a part that did not is a cluster of its own,
+    # read as one in its turn): the whole is not read again.
+    if len(kids) < 2 and inside and not _die_like(blob, p) and _cluster_like(blob, p) and not ctx.plain(blob):
         fr = ctx.read(blob, blob.inscribed, root, cluster=True)
         if len(fr.dice) >= 2 and len(fr.dice) > len(kids):
             return _dice(fr)
