@@ -97,10 +97,11 @@ class _Die:
         self.mask = np.zeros((size[1], size[0]), np.uint8)
         pts = np.round((contour.reshape(-1, 2) - [x0, y0]) * s).astype(np.int32)
         cv2.drawContours(self.mask, [pts.reshape(-1, 1, 2)], -1, 255, -1)
-        self.ycc = cv2.cvtColor(box, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+        ycc = cv2.cvtColor(box, cv2.COLOR_BGR2YCrCb)
+        self.ycc = ycc.astype(np.float32)
         k = max(3, int(side * 0.1) | 1)
         self.inside = cv2.erode(self.mask, _disk(k), borderValue=0)
-        self.face = _face_colour(self.ycc, self.inside if self.inside.any() else self.mask)
+        self.face = _face_colour(ycc, self.inside if self.inside.any() else self.mask)
         self.contrast = contrast_map(self.ycc, self.face)
         # Beside the region: the foreground around it (``context``, the region's lowest cut)
         # within ``reach`` of a die's side. A tighter cut may leave some of a die's pips out:
@@ -215,19 +216,25 @@ _BIN_RIGHT = np.minimum(np.arange(32) + 1, 31)
 def _face_colour(ycc: np.ndarray, where: np.ndarray) -> np.ndarray:
     """(3,) float32: the die's face colour, as the mean of the pixels of one luma mode: the
     brightest mode holding a fifth of the die or more (the top face is lit best, and is an even
-    patch much larger than any pip or glare), else the most common luma."""
+    patch much larger than any pip or glare), else the most common luma.
+
+    ycc: (H, W, 3) uint8 YCrCb; where: (H, W) uint8, nonzero on the die. The mean is that of the
+    pixels as float32 (integer sums are exact, so this is ``px.astype(float32).mean(axis=0)``)."""
     px = ycc[::2, ::2][where[::2, ::2] > 0]  # every other pixel each way: plenty for a mode
     if len(px) == 0:
         px = ycc[where > 0]
-    luma = np.clip(px[:, 0], 0, 255).astype(np.int64) >> 3
+    luma = px[:, 0] >> 3
     hist = np.convolve(np.bincount(luma, minlength=32), (1, 1, 1), mode="same")
     # Local peaks of the histogram holding a fifth of the die or more (the ends compare with
     # themselves).
     big = np.flatnonzero((hist > 0) & (hist >= hist[_BIN_LEFT]) & (hist >= hist[_BIN_RIGHT])
                          & (hist >= 0.2 * len(luma)))
     k = int(big[-1]) if len(big) else int(np.argmax(hist))
-    sel = np.abs(luma - k) <= 1
-    return px[sel].mean(axis=0) if sel.any() else px.mean(axis=0)
+    # Lumas within one bin of the mode's: its bins k-1..k+1, as uint8 levels.
+    sel = (luma >= k - 1) & (luma <= k + 1) if k else luma <= 1
+    if sel.any():
+        px = px[sel]
+    return (px.sum(axis=0, dtype=np.int64).astype(np.float32) / np.float32(len(px))).astype(np.float32)
 
 
 def _ring_shares(d: _Die, pips: list[Pip], which: list[int]) -> list[float]:
