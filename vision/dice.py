@@ -154,9 +154,9 @@ def blob_tree(dist: np.ndarray, levels: tuple[float, ...], scale: float, min_are
     prev_labels = None
     s2 = scale * scale
     for li, t in enumerate(levels):
-        binary = cv2.morphologyEx((dist > t).astype(np.uint8), cv2.MORPH_CLOSE, closer)
+        binary = cv2.morphologyEx(cv2.compare(dist, t, cv2.CMP_GT), cv2.MORPH_CLOSE, closer)
         binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, opener)
-        if not binary.any():
+        if not cv2.countNonZero(binary):
             break
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         blobs: list[Blob] = []

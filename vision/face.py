@@ -245,8 +245,9 @@ def _ring_shares(d: _Die, pips: list[Pip], which: list[int]) -> list[float]:
     if not which:
         return []
     idx = np.array(which)
-    w, v = np.linalg.eigh(np.array([pips[i].shape for i in which]))
-    half = (v * np.sqrt(np.maximum(w, 1e-6))[:, None, :]) @ v.transpose(0, 2, 1)  # shape^1/2
+    # shape^1/2: for a 2x2 S of determinant 1, (S + I) / sqrt(trace S + 2) (``layout.other_diagonal``).
+    shape = np.array([pips[i].shape for i in which])
+    half = (shape + np.eye(2)) / np.sqrt(np.maximum(shape[:, 0, 0] + shape[:, 1, 1] + 2.0, 1e-9))[:, None, None]
     spots = np.array([(o.x, o.y, 1.3 * o.r) for o in pips], np.float64)
     reach = np.array([2.0 * pips[i].r for i in which])
     # (k, 12, 2): each ring's points, then which of them lie on another pip.

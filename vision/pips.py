@@ -187,16 +187,18 @@ def find_pips(
     cnt = np.bincount(k, minlength=n).astype(np.float64)
     sx, sy = np.bincount(k, xs, n), np.bincount(k, ys, n)
     sxx, syy, sxy = np.bincount(k, xs * xs, n), np.bincount(k, ys * ys, n), np.bincount(k, xs * ys, n)
-    out = []
-    for i in range(n):
-        if cnt[i] < 1 or peak_c[i] <= base:
-            continue
-        cx, cy = sx[i] / cnt[i], sy[i] / cnt[i]
-        a = sxx[i] / cnt[i] - cx * cx + 1 / 12
-        b = syy[i] / cnt[i] - cy * cy + 1 / 12
-        c = sxy[i] / cnt[i] - cx * cy
-        det = np.sqrt(max(a * b - c * c, 1e-9))
-        out.append(Pip(float(cx), float(cy), float(np.sqrt(cnt[i] / np.pi)), float(peak_c[i]),
-                       np.array([[a, c], [c, b]]) / det, beside is not None and not inside[int(py[i]), int(px[i])]))
+    # Each outline's centre, size and second moments, for all peaks at once (a peak whose outline
+    # is empty, or no brighter than the face, is dropped below).
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cx, cy = sx / cnt, sy / cnt
+        a = sxx / cnt - cx * cx + 1 / 12
+        b = syy / cnt - cy * cy + 1 / 12
+        c = sxy / cnt - cx * cy
+        det = np.sqrt(np.maximum(a * b - c * c, 1e-9))
+        shapes = np.stack([a, c, c, b], axis=1).reshape(n, 2, 2) / det[:, None, None]
+        radius = np.sqrt(cnt / np.pi)
+    off = np.zeros(n, bool) if beside is None else inside[py.astype(int), px.astype(int)] == 0
+    out = [Pip(float(cx[i]), float(cy[i]), float(radius[i]), float(peak_c[i]), shapes[i], bool(off[i]))
+           for i in range(n) if cnt[i] >= 1 and peak_c[i] > base]
     out.sort(key=lambda q: -q.contrast)
     return out
