@@ -89,7 +89,7 @@ class _Die:
         # A 3x3 median first (salt-and-pepper noise would make pips of its own), then the die is
         # brought to one scale: a small die's pips gain pixels, a large die costs no more to read.
         box = cv2.medianBlur(bgr[y0:y1, x0:x1], 3)
-        self.scale = s = float(np.clip(SIDE / side, 0.2, 3.0))
+        self.scale = s = float(min(max(SIDE / side, 0.2), 3.0))
         size = (max(4, int(round((x1 - x0) * s))), max(4, int(round((y1 - y0) * s))))
         box = cv2.resize(box, size, interpolation=cv2.INTER_AREA if s < 0.6 else cv2.INTER_LINEAR)
         self.x0, self.y0 = x0, y0
@@ -501,9 +501,10 @@ class _Checks:
         # A face seen at a slant with much of the die above it in the frame is a side face: the
         # side faces a camera sees turn towards it, below the top face. (Seen squarely, what lies
         # above may be a touching die.)
-        if _squash(lay, self.shapes) > p.side_squash and self._die_above(lay):
+        slanted = _squash(lay, self.shapes) > p.side_squash
+        if slanted and self._die_above(lay):
             return f"{lay.value}: a side face (more die above it)", False
-        if _squash(lay, self.shapes) > p.side_squash and self._pip_above(lay, others, pip_c):
+        if slanted and self._pip_above(lay, others, pip_c):
             return f"{lay.value}: a side face (a pip above it)", False
         for a, b in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
             if not d.on_die(*lay.to_image(1.5 * a, 1.5 * b)):
@@ -554,7 +555,7 @@ class _Checks:
             empty = max((self.sample(*lay.to_image(a, b)) for a, b in layout.GRID if (a, b) not in occupied),
                         default=0.0)
         margin = max(0.0, 1.0 - empty / max(pip_c, 1e-6))
-        return float(np.clip(margin * (1.0 - lay.residual), 0.0, 1.0))
+        return float(min(max(margin * (1.0 - lay.residual), 0.0), 1.0))
 
 
 def _ring(lay: layout.Layout, half: float) -> list[tuple[float, float]]:
