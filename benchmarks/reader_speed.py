@@ -1,6 +1,6 @@
 """Speed and memory of the pip reader on 640x480 frames, on one core, beside a baseline reader.
 
-    .venv/bin/python benchmarks/reader_speed.py [--rounds 3] [--memory 10000]
+    .venv/bin/python benchmarks/reader_speed.py [--rounds 3] [--memory 10000] [--stages]
 
 Frame sets, all 640x480: the synthetic table (seeded stills of 2 and of 5 dice, read with and
 without the empty-tray reference, as the appliance reads), and when ../shared/dice-photos exists the
@@ -12,7 +12,10 @@ same frames; the ratio is reader / baseline. Target: the reader's median under 1
 
 ``--memory N`` then reads N frames in a loop (the sets above, cycled) and prints the process's
 resident memory and Python's traced allocations after the first 200 and after all N: no growth
-means no leak. Pinned to one core, OpenCV single-threaded.
+means no leak. ``--stages`` then reads every frame once more with the reader's stages timed (CPU ms
+per frame, each stage's time including the stages listed under it) and counts the regions read:
+where the time goes, for whoever speeds the reader up next. Pinned to one core, OpenCV
+single-threaded.
 """
 
 from __future__ import annotations
@@ -92,6 +95,60 @@ def _time(reader, frames, rounds: int) -> tuple[list[float], list[float]]:
     return cpu, wall
 
 
+# The reader's stages, as (label, module, attribute, depth): each is wrapped to add its CPU time.
+# Names the reader imports into its own module are wrapped there.
+STAGES = (
+    ("background (no reference)", "vision.reader", "background", 0),
+    ("foreground distance", "vision.reader", "foreground_distance", 0),
+    ("blob tree", "vision.reader", "blob_tree", 0),
+    ("region reads (read_face)", "vision.reader", "read_face", 0),
+    ("resample, masks, face colour", "vision.face", "_Die", 1),
+    ("find pips", "vision.face", "find_pips", 1),
+    ("rings of pips beside", "vision.face", "_ring_shares", 1),
+    ("layouts (candidates)", "vision.layout", "candidates", 1),
+    ("top-face checks", "vision.face._Checks", "__call__", 1),
+)
+
+
+def _stages(frames) -> None:
+    """Read each frame once with the STAGES wrapped; print CPU ms per frame for each and the
+    regions read per frame."""
+    import importlib
+
+    spent = {label: 0.0 for label, *_ in STAGES}
+    calls = {label: 0 for label, *_ in STAGES}
+    saved = []
+    for label, module, name, _ in STAGES:
+        mod, _, cls = module.partition("._")
+        owner = importlib.import_module(mod)
+        if cls:
+            owner = getattr(owner, "_" + cls)
+        real = getattr(owner, name)
+        saved.append((owner, name, real))
+
+        def timed(*args, _real=real, _label=label, **kwargs):
+            c0 = time.process_time()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                spent[_label] += time.process_time() - c0
+                calls[_label] += 1
+
+        setattr(owner, name, timed)
+    try:
+        c0 = time.process_time()
+        for image, n, ref in frames:
+            read_dice(image, expected=n, reference=ref)
+        total = time.process_time() - c0
+    finally:
+        for owner, name, real in saved:
+            setattr(owner, name, real)
+    k = len(frames)
+    print(f"stages over {k} frames, CPU ms per frame (wrapping adds a little): whole read {total * 1000 / k:.1f}")
+    for label, _, _, depth in STAGES:
+        print(f"  {'  ' * depth}{label:<32}{spent[label] * 1000 / k:7.2f}   ({calls[label] / k:.1f} calls a frame)")
+
+
 def _rss_mb() -> float:
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -102,6 +159,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="reads per frame (default 3)")
     parser.add_argument("--frames", type=int, default=40, help="frames per set (default 40)")
     parser.add_argument("--memory", type=int, default=0, metavar="N", help="then read N frames and report memory")
+    parser.add_argument("--stages", action="store_true", help="then time the reader's stages on every frame")
     args = parser.parse_args()
     print(f"reader_speed: 640x480 frames, {one_core()}, OpenCV {cv2.__version__}")
     sets = {
@@ -127,6 +185,8 @@ def main() -> None:
         print(f"{name:<28}{len(frames):>4}{med:>10.1f} ({statistics.median(mine_wall):6.1f}) ms{p90:>6.1f}"
               f"{base_med:>10.1f} ({statistics.median(base_wall):6.1f}) ms{med / base_med:>7.2f}")
     print(f"{'all':<28}{len(every):>4}{statistics.median(every):>10.1f}          ms   (target: median < 10 ms)")
+    if args.stages:
+        _stages([f for frames in sets.values() for f in frames])
     if args.memory:
         pool = [f for frames in sets.values() for f in frames]
         tracemalloc.start()
