@@ -242,7 +242,7 @@ class Session:
         if not reading.ok and reading.kind != "count":
             return Outcome(False, problem=_("Cannot read the dice ({reason}). Throw again, or fix them by hand.")
                            .format(reason=unreadable_reason(reading)))
-        if len(reading.dice) != need.dice or not reading.ok:
+        if len(reading.dice) != need.dice or reading.kind == "count":
             return Outcome(False, problem=_("{found} dice seen, {needed} needed. Throw again.")
                            .format(found=len(reading.dice), needed=need.dice))
         return self.act({"roll": list(reading.values)}, source=source)

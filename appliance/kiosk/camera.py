@@ -21,7 +21,7 @@ from typing import Callable
 
 from appliance.i18n import _
 from appliance.kiosk.words import camera_fault, unreadable_reason
-from vision.reading import DiceReading
+from vision.reading import DiceReading, unreadable
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,8 @@ class CameraPipeline:
             log.exception("settle detector failed on frame %s", frame.index)
             self.detector.interrupt()
             # The frame itself may be the garbage the reader choked on: the live view shows no picture.
-            self._set_status(_("Cannot read: {reason}").format(reason=_("reader failure")), ok=False, frame=None)
+            failed = unreadable(f"reader failure ({type(exc).__name__})", kind="failure")
+            self._set_status(_("Cannot read: {reason}").format(reason=unreadable_reason(failed)), ok=False, frame=None)
             return None
         self.state = update.state
         # Once the still scene is settled, the live view shows what it was settled as: this frame's

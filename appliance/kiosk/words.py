@@ -122,7 +122,7 @@ def unreadable_reason(reading) -> str:
     """Why a ``vision.reading.DiceReading`` is unreadable, in the active language, from its ``kind``
     (``vision.reading.ReasonKind``); the reader's English ``reason`` goes to logs only. Lower case:
     it follows "Cannot read:" or stands in brackets."""
-    kind = getattr(reading, "kind", "")
+    kind = reading.kind
     if kind == "count":
         n = len(reading.dice)
         # TRANSLATORS: why the dice cannot be read: another number of dice than the game needs.
