@@ -85,6 +85,8 @@ def load_manifest(path: str | Path = DEFAULT_MANIFEST) -> list[Photo]:
         if missing:
             raise ValueError(f"missing column{'s' * (len(missing) > 1)} {', '.join(missing)}")
         for row in rows:
+            if any(row[c] is None for c in COLUMNS):  # csv fills a short row's missing fields with None
+                raise ValueError(f"line {rows.line_num}: too few fields")
             boxes = tuple(tuple(int(v) for v in b.split(",")) for b in row["boxes"].split(";") if b)
             box_values = tuple(int(v) for v in row["values_in_box_order"].split())
             if len(boxes) != len(box_values) or any(len(b) != 4 for b in boxes):
@@ -255,7 +257,7 @@ def evaluate_manifest(manifest: Path, split: str = "all", errors: bool = False, 
     out = out or sys.stdout
     try:
         photos = load_manifest(manifest)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError) as exc:
         print(f"cannot read the manifest {manifest}: {exc}", file=sys.stderr)
         return 2
     if split != "all":

@@ -95,6 +95,9 @@ def test_a_manifest_without_a_column_or_without_photos_to_score_is_refused_sayin
         load_manifest(short)
     assert evaluate.evaluate_manifest(short, out=io.StringIO()) == 2
     assert "missing columns boxes" in capsys.readouterr().err
+    cut = _manifest(tmp_path, ['a.png,nell-byler,2\n'])
+    with pytest.raises(ValueError, match="line 2: too few fields"):
+        load_manifest(cut)
     empty = _manifest(tmp_path, ['c.png,matteop65,1,6,"5,5,20,20",6,EXCLUDED: not scored,1,1,320,240\n'])
     assert evaluate.evaluate_manifest(empty, out=io.StringIO()) == 2
     assert "no photos to score" in capsys.readouterr().err
