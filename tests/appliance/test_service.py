@@ -71,12 +71,20 @@ def test_fail_prints_the_message_and_returns_the_status(capsys):
     assert rec.sent == ["STATUS=config /etc/dicetable/config.toml: camera.fps: must be 1-120"]
 
 
-def test_the_real_notify_socket_receives_ready_and_watchdog(tmp_path, monkeypatch):
+@pytest.fixture
+def notify_socket(tmp_path, monkeypatch):
+    """systemd's end of $NOTIFY_SOCKET: a datagram socket the test reads (path, socket)."""
     path = str(tmp_path / "notify")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     server.bind(path)
     server.settimeout(2)
     monkeypatch.setenv("NOTIFY_SOCKET", path)
+    yield path, server
+    server.close()
+
+
+def test_the_real_notify_socket_receives_ready_and_watchdog(notify_socket):
+    path, server = notify_socket
     clock = Clock()
     svc = Service(env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "3000000"}, clock=clock)
     svc.ready("playing")
@@ -84,16 +92,10 @@ def test_the_real_notify_socket_receives_ready_and_watchdog(tmp_path, monkeypatc
     svc.tick()
     assert server.recv(4096) == b"READY=1\nSTATUS=playing"
     assert server.recv(4096) == b"WATCHDOG=1"
-    server.close()
 
 
-def test_a_status_line_in_latvian_or_russian_reaches_systemd_as_utf8_with_its_ready(tmp_path, monkeypatch):
-    path = str(tmp_path / "notify")
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    server.bind(path)
-    server.settimeout(2)
-    monkeypatch.setenv("NOTIFY_SOCKET", path)
+def test_a_status_line_in_latvian_or_russian_reaches_systemd_as_utf8_with_its_ready(notify_socket):
+    path, server = notify_socket
     svc = Service(env={"NOTIFY_SOCKET": path})
     svc.ready("Mäxle, 3 spēlētāji, игроков")
     assert server.recv(4096) == "READY=1\nSTATUS=Mäxle, 3 spēlētāji, игроков".encode("utf-8")
-    server.close()
