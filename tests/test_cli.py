@@ -37,3 +37,16 @@ def test_a_negative_seed_is_refused_in_one_line_before_anything_runs(argv, capsy
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "a seed must be 0 or more, not -1" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["demo", "--headless", "--size", "800by480"], "a size is WIDTHxHEIGHT in px, e.g. 800x480, not '800by480'"),
+    (["demo", "--headless", "--size", "10x10"], "a size must be 320x240 to 7680x4320 px, not '10x10'"),
+    (["watch", "synthetic", "--size", "9000x480"], "a size must be 16x16 to 8192x8192 px, not '9000x480'"),
+])
+def test_a_size_out_of_its_range_or_form_is_refused_in_one_line(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

@@ -21,6 +21,22 @@ def seed(text: str) -> int:
     return value
 
 
+def size(smallest: tuple[int, int], largest: tuple[int, int], example: str):
+    """An argument type for a size WIDTHxHEIGHT in px, each way between ``smallest`` and ``largest``
+    (a window, a camera frame); ``example`` shows the form in the message."""
+    def parse(text: str) -> tuple[int, int]:
+        try:
+            w, h = (int(v) for v in text.lower().split("x"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT in px, e.g. {example}, not {text!r}") from None
+        if not (smallest[0] <= w <= largest[0] and smallest[1] <= h <= largest[1]):
+            raise argparse.ArgumentTypeError(f"a size must be {smallest[0]}x{smallest[1]} to "
+                                             f"{largest[0]}x{largest[1]} px, not {text!r}")
+        return w, h
+
+    return parse
+
+
 def positive(kind):
     """An argument type for a finite number > 0 read with ``kind`` (int or float): a count, a rate, seconds."""
     return _finite(kind, zero_ok=False)

@@ -21,22 +21,12 @@ from pathlib import Path
 from appliance.commands import argtypes
 
 
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT, e.g. 800x480, not {text!r}") from None
-    if not (320 <= w <= 7680 and 240 <= h <= 4320):
-        raise argparse.ArgumentTypeError(f"a size must be 320x240 to 7680x4320, not {text}")
-    return w, h
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true", help="play the scripted evening even if a display exists")
     parser.add_argument("--source", type=Path, metavar="DIR",
                         help="headless: throw real photos from DIR (2- and 5-dice photos; labels from DIR/manifest.csv)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="folder for the screenshots (default: a new temporary folder)")
-    parser.add_argument("--size", type=_size, metavar="WxH", help="kiosk size in px (default 800x480 headless, 1280x720 window)")
+    parser.add_argument("--size", type=argtypes.size((320, 240), (7680, 4320), "800x480"), metavar="WxH", help="kiosk size in px (default 800x480 headless, 1280x720 window)")
     parser.add_argument("--seed", type=argtypes.seed, default=7, help="seed of the evening's random throws and choices (default 7)")
     parser.add_argument("--lang", choices=("en", "de", "lv", "ru"), help="the kiosk's language")
     parser.add_argument("--games", default="maexle,biscuit,yacht", metavar="LIST",

@@ -24,16 +24,6 @@ from pathlib import Path
 from appliance.commands import argtypes
 
 
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT in px, e.g. 640x480, not {text!r}") from None
-    if not (16 <= w <= 8192 and 16 <= h <= 8192):
-        raise argparse.ArgumentTypeError(f"a size must be 16-8192 px each way, not {text!r}")
-    return w, h
-
-
 def _tray(text: str) -> tuple[int, int, int, int]:
     try:
         x, y, w, h = (int(v) for v in text.split(","))
@@ -51,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the number of dice the game expects (a reading with another count is reported as such)")
     parser.add_argument("--json", action="store_true", help="one JSON object per settled throw")
     parser.add_argument("--show", type=Path, metavar="DIR", help="write annotated frames to DIR (calibration aid)")
-    parser.add_argument("--size", type=_size, default=(640, 480), metavar="WxH", help="camera frame size (default 640x480)")
+    parser.add_argument("--size", type=argtypes.size((16, 16), (8192, 8192), "640x480"), default=(640, 480), metavar="WxH", help="camera frame size (default 640x480)")
     parser.add_argument("--fps", type=argtypes.positive(float), default=30.0, help="frame rate of cameras, folders and the synthetic table (default 30)")
     parser.add_argument("--hold", type=argtypes.non_negative(float), default=0.0, metavar="S", help="image folders: seconds each image stays in view (default 0: one frame)")
     parser.add_argument("--tray", type=_tray, metavar="X,Y,W,H", help="the tray area in px (default: the whole frame)")
