@@ -203,8 +203,8 @@ def candidates(
     dmid = np.hypot(pa[:, None, 0] - pa[None, :, 0], pa[:, None, 1] - pa[None, :, 1])
     near = np.triu(dmid <= tol * 0.75 * np.minimum(pa[:, None, 2], pa[None, :, 2]), 1)
     for a, b in zip(*np.nonzero(near)):
-        i, j, mx1, my1, hx1, hy1, hl1 = pairs[a]
-        k, l, mx2, my2, hx2, hy2, hl2 = pairs[b]
+        i, j, mx1, my1, hx1, hy1, _ = pairs[a]
+        k, l, mx2, my2, hx2, hy2, _ = pairs[b]
         dm = float(dmid[a, b])
         if len({i, j, k, l}) < 4 or not alike((i, j, k, l)):
             continue
