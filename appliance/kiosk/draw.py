@@ -218,37 +218,50 @@ def _sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> None:
         w.text(surface, t, total, r, size=size * 1.1, colour=th.ACCENT, bold=True)
 
 
-def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet, *, check_only: bool = False) -> bool:
-    """The play screen's score sheet: the player on turn only (``sheet.current``), the 12 categories
-    in two columns of six in RULES.md §3's order (Ones … Sixes left), each with its
-    score once written; open ones bright, written ones dim, the declared one outlined. Everyone's
-    totals are in the standings beside it and the whole sheet is behind the Sheet button.
-
-    Drawn only when every text gets at least SHEET_MIN design px in ``rect`` (legible from 2 m);
-    returns whether it was drawn (with ``check_only``: whether it would be, drawing nothing)."""
+def _turn_sheet_fit(t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> tuple[float, list[int]] | None:
+    """How ``_turn_sheet`` fits in ``rect``: the text size (design px: the largest up to 22 at which
+    every name fits on one line, bold as the declared one is) and the two columns' widths (px, each as
+    wide as its longest name needs, the room left shared out); None when the size would be under
+    SHEET_MIN (not legible from 2 m) or there is no player on turn."""
     if sheet.current is None or not sheet.categories:
-        return False
+        return None
     per = math.ceil(len(sheet.categories) / 2)
     columns = [sheet.categories[:per], sheet.categories[per:]]
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
     row_h = inner.height // per
     pad = t.px(14)  # the name's indent and the space between name and score
-    # The largest size up to 22 at which every name fits on one line (bold: the declared one is);
-    # each column as wide as its longest name needs, the room left shared out.
     size = min(22.0, row_h / t.unit * 0.62)
     while True:
         if size < SHEET_MIN:
-            return False
+            return None
         font = t.font(size, True)
         value_w = t.font(size * 1.1, True).size("50")[0] + t.px(6)
         need = [max(font.size(name)[0] for name in names) + value_w + pad for names in columns]
         if sum(need) + t.gap <= inner.width and font.get_height() <= row_h - t.px(2):
             break
         size *= 0.95
-    if check_only:
-        return True
     spare = (inner.width - t.gap - sum(need)) // 2
-    widths = [n + spare for n in need]
+    return size, [n + spare for n in need]
+
+
+def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet,
+                fit: tuple[float, list[int]] | None = None) -> bool:
+    """The play screen's score sheet: the player on turn only (``sheet.current``), the 12 categories
+    in two columns of six in RULES.md §3's order (Ones … Sixes left), each with its
+    score once written; open ones bright, written ones dim, the declared one outlined. Everyone's
+    totals are in the standings beside it and the whole sheet is behind the Sheet button.
+
+    Drawn only when it fits legibly (``_turn_sheet_fit``, or ``fit`` as that gave it); returns whether
+    it was drawn."""
+    fit = fit or _turn_sheet_fit(t, rect, sheet)
+    if fit is None:
+        return False
+    size, widths = fit
+    per = math.ceil(len(sheet.categories) / 2)
+    inner = rect.inflate(-2 * t.gap, -2 * t.gap)
+    row_h = inner.height // per
+    pad = t.px(14)
+    value_w = t.font(size * 1.1, True).size("50")[0] + t.px(6)
     w.panel(surface, t, rect)
     for i, name in enumerate(sheet.categories):
         col = i // per
@@ -447,11 +460,12 @@ def _big_prompt(surface, view: View, t: th.Theme, rect: pygame.Rect) -> None:
     if view.sheet is not None:
         top = pygame.Rect(rect.x, rect.y, rect.width, t.px(70))
         sheet_r = pygame.Rect(rect.x, top.bottom + t.gap, rect.width, rect.bottom - top.bottom - t.gap)
-        if _turn_sheet(surface, t, sheet_r, view.sheet, check_only=True):
+        fit = _turn_sheet_fit(t, sheet_r, view.sheet)
+        if fit is not None:
             w.panel(surface, t, top, colour=th.BUTTON, edge=th.ACCENT)
             w.text(surface, t, view.prompt, top.inflate(-t.px(16), -t.px(8)), size=34, bold=True, colour=th.TEXT,
                    lines=2)
-            _turn_sheet(surface, t, sheet_r, view.sheet)
+            _turn_sheet(surface, t, sheet_r, view.sheet, fit)
             return
     w.panel(surface, t, rect, colour=th.PANEL, edge=th.ACCENT)
     icon = pygame.Rect(0, 0, rect.width, int(rect.height * 0.38))
