@@ -16,12 +16,12 @@ Status = Literal["ok", "unreadable"]
 # for logs and the command line):
 #   no_dice    nothing die-like on the tray
 #   count      not the number of dice the game expects
-#   ambiguous  a die that reads as two values (a region holding a side face or a second die)
+#   unsure     a die the reader is not sure of: its value, or whether it is a die at all
 #   disagree   the readings of one still scene disagree (the settle detector)
 #   noise      the frame is noise, not a picture
 #   failure    the reader itself failed (a bug caught by its safety net)
 #   other      anything else
-ReasonKind = Literal["", "no_dice", "count", "ambiguous", "disagree", "noise", "failure", "other"]
+ReasonKind = Literal["", "no_dice", "count", "unsure", "disagree", "noise", "failure", "other"]
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,10 @@ def same_dice(a: DiceReading, b: DiceReading | None, moved_frac: float = 0.5) ->
 
 
 def _empty(r: DiceReading) -> bool:
-    return not r.ok and not r.dice
+    """Whether a reading says nothing die-like lies on the tray. A reading that found no die but
+    doubts (the reader's ``count`` or ``unsure`` with no dice) is not empty: a throw whose dice
+    cannot be found is reported as unreadable, never as silence."""
+    return r.kind == "no_dice"
 
 
 class SettleDetector:

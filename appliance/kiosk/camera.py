@@ -1,4 +1,4 @@
-"""The camera pipeline of the kiosk: frames -> settle detector (which calls the pip reader) -> one
+"""The camera pipeline of the kiosk: frames -> settle detector (which calls the dice reader) -> one
 settled reading per throw, plus the latest frame and its dice for the live view.
 
 :class:`CameraPipeline` does one frame per :meth:`~CameraPipeline.step` and never raises for a camera
@@ -130,7 +130,7 @@ class CameraPipeline:
                 self._dice, self._ok, self._status, self._fault = (), True, "", False
             if update.state == "moving":
                 self._dice, self._ok, self._status = (), True, _("Dice moving…")
-            elif shown is not None and not shown.ok and not shown.dice:
+            elif shown is not None and shown.kind == "no_dice":
                 # Nothing that looks like a die (the Mäxle cup is down, a hand, an empty tray): no fault.
                 self._dice, self._ok, self._status = (), True, _("No dice in view")
             elif shown is not None:

@@ -130,8 +130,9 @@ def unreadable_reason(reading) -> str:
     texts = {
         # TRANSLATORS: why the dice cannot be read: nothing like a die on the tray.
         "no_dice": _("no dice seen"),
-        # TRANSLATORS: why the dice cannot be read: one die could be either of two values.
-        "ambiguous": _("a die reads two ways"),
+        # TRANSLATORS: why the dice cannot be read: the camera is not sure of a die (its value,
+        # or whether it is a die at all).
+        "unsure": _("a die is unclear"),
         # TRANSLATORS: why the dice cannot be read: the readings of one still scene differ.
         "disagree": _("the readings disagree"),
         # TRANSLATORS: why the dice cannot be read: the camera picture is only noise.

@@ -64,7 +64,7 @@ class FakeTable:
         if what is None:
             return no_dice()
         if what == "glare":  # glare on a pip: the die could be a 4 or a 5
-            return unreadable("a die at (10, 10) reads 4 or 5", (Die(4, (10.0, 10.0), (5, 5, 10, 10)),), "ambiguous")
+            return unreadable("a die at (10, 10) is unclear (a 4 at 60%)", (Die(4, (10.0, 10.0), (5, 5, 10, 10)),), "unsure")
         x0 = 3 * (self.scene % 7)
         dice = tuple(Die(v, (x0 + 8.0 + 9 * i, 20.0), (x0 + 4 + 9 * i, 16, 8, 8)) for i, v in enumerate(what))
         if expected is not None and len(dice) != expected:
@@ -228,7 +228,7 @@ def test_a_long_press_opens_the_correction_and_the_dice_are_entered_by_keys(rig)
     rig.press(0.2)
     rig.table.unreadable()  # the cup comes off, but glare hides a pip
     rig.frames(40)
-    assert s.need.kind == "lift" and "a die reads two ways" in rig.app.message
+    assert s.need.kind == "lift" and "a die is unclear" in rig.app.message
     rig.press(2.0)  # held: the correction path
     assert rig.app.screen == "correct"
     rig.tap("hand")
@@ -359,7 +359,7 @@ def test_a_roll_taken_clears_the_problem_said_about_the_throw_before(rig):
     start(rig, "biscuit", ["Ann", "Bo", "Cy"])
     rig.table.unreadable()
     rig.frames(40)
-    assert "a die reads two ways" in rig.app.message
+    assert "a die is unclear" in rig.app.message
     rig.throw(2, 4)  # thrown again: read and taken
     assert rig.app.session.game.actions == [{"roll": [2, 4]}] and rig.app.message == ""
 

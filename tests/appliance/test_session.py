@@ -46,8 +46,8 @@ def test_an_unreadable_scene_while_no_roll_is_due_is_not_even_a_message():
 
 def test_an_unreadable_or_miscounted_reading_is_a_problem_not_a_roll():
     s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
-    out = s.dice(unreadable("a die at (10, 20) reads 3 or 5", kind="ambiguous"))
-    assert not out.accepted and "(a die reads two ways)" in out.problem
+    out = s.dice(unreadable("the die at (10, 20) is unclear (a 3 at 70%)", kind="unsure"))
+    assert not out.accepted and "(a die is unclear)" in out.problem
     out = s.dice(reading(6, 3, 2))
     assert not out.accepted and "3 dice seen, 2 needed" in out.problem
     out = s.dice(wrong_count(2, reading(6, 3, 2).dice))

@@ -5,7 +5,7 @@ The same throws through the real reader are in test_settle_real.py."""
 import numpy as np
 import pytest
 
-from vision.reading import DiceReading, Die, unreadable
+from vision.reading import DiceReading, Die, no_dice, unreadable, wrong_count
 from vision.settle import SettleDetector, SettleParams, same_dice
 from vision.synth import SyntheticTable, TableLook
 
@@ -29,12 +29,12 @@ class Oracle:
             return DiceReading("ok", tuple(Die(int(v), (float(10 * i), 10.0), (10 * i, 0, 40, 40))
                                            for i, v in enumerate(self.rng.integers(1, 7, n))))
         if not truth.dice:
-            return unreadable("no dice")
+            return no_dice()
         dx, dy = self.offset
         dice = tuple(Die(d.value, (d.center[0] - dx, d.center[1] - dy), (d.box[0] - dx, d.box[1] - dy) + d.box[2:])
                      for d in truth.dice)
         if expected is not None and len(dice) != expected:
-            return unreadable(f"expected {expected} dice, found {len(dice)}", dice)
+            return wrong_count(expected, dice)
         return DiceReading("ok", dice)
 
 
@@ -328,3 +328,18 @@ def test_same_dice_allows_a_small_shift_but_not_a_big_one_or_another_value():
     far = DiceReading("ok", (Die(2, (100.0, 100.0), (80, 80, 40, 40)), Die(5, (325.0, 100.0), (305, 80, 40, 40))))
     other = DiceReading("ok", (Die(2, (100.0, 100.0), (80, 80, 40, 40)), Die(6, (300.0, 100.0), (280, 80, 40, 40))))
     assert same_dice(a, near) and not same_dice(a, far) and not same_dice(a, other) and not same_dice(a, None)
+
+
+def test_a_throw_whose_dice_cannot_be_found_is_reported_unreadable_never_as_silence():
+    table = SyntheticTable(2, seed=12)
+    table.throw([3, 4])
+
+    def blind(image, expected=None, reference=None):
+        # Something lies there (the reader doubts), but no die was found: 0 of the 2 dice.
+        return wrong_count(expected, ())
+
+    detector = SettleDetector(blind, expected=2)
+    reports, states = play(table, detector, 2.0)
+    assert len(reports) == 1 and states[-1][0] == "still"
+    settled = reports[0][1]
+    assert not settled.ok and settled.reading.kind == "count" and settled.reading.dice == ()
