@@ -20,6 +20,7 @@ SMALLEST = {
     "watch_latency.py": ["--throws", "2"],
     "watch_speed.py": ["--frames", "30", "--baseline-frames", "5"],
     "reader_speed.py": ["--rounds", "1", "--frames", "2", "--stages"],
+    "synth_scenes.py": ["--seeds", "3", "--tiles", "2", "--sheet", "sheet.png"],
 }
 
 
