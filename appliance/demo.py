@@ -16,7 +16,6 @@ throws the virtual dice (or shakes and lifts the Mäxle cup), R is REVEAL, digit
 
 from __future__ import annotations
 
-import csv
 import logging
 import os
 import time
@@ -31,6 +30,8 @@ from appliance.i18n import _, ngettext
 from appliance.inputs import Command, CommandQueue, GpioButtons
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.words import Announcement, category_name, dice_text, game_name, maexle_value, unreadable_reason
+from vision.sources.stills import Photo, PhotoSource
+from vision.sources.stills import photo_pools as vision_photo_pools
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,6 @@ FPS = 15.0  # the camera's frame rate (config [camera] fps defaults to 15 too)
 STEP = 1.0 / FPS
 DRAW_EVERY = 15         # headless: draw once a (virtual) second, and always before a tap: the screenshots
 MAX_THROW_S = 6.0       # virtual seconds to wait for a throw to settle
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 
 
 # ---------------------------------------------------------------------------------------- tables
@@ -78,48 +78,6 @@ class SynthTable:
         return self.source.frames_until_still() > 0
 
 
-@dataclass
-class Photo:
-    """One labelled photo: its path and, when a manifest gives them, the dice it shows."""
-
-    path: Path
-    n: int
-    values: tuple[int, ...] | None
-
-
-class PhotoSource:
-    """A frame source of still photos with motion between them: after each ``show`` a few frames of
-    the previous picture shifting away (a hand, the dice tumbling), then the photo itself, still.
-    Virtual time at ``FPS``."""
-
-    def __init__(self) -> None:
-        self.index = 0
-        self.image: np.ndarray | None = None
-        self.moving = 0
-        self._blank = np.full((480, 640, 3), 40, np.uint8)
-
-    def show(self, image: np.ndarray | None, motion_frames: int = 6) -> None:
-        self.image = image
-        self.moving = motion_frames
-
-    def read(self):
-        from vision.sources import Frame
-
-        base = self.image if self.image is not None else self._blank
-        if self.moving > 0:
-            # Motion: the scene shifted and darkened a little differently each frame.
-            self.moving -= 1
-            img = np.roll(base, 7 * (self.moving + 1), axis=1) // 2 + 20
-        else:
-            img = base
-        frame = Frame(img, self.index / FPS, self.index)
-        self.index += 1
-        return frame
-
-    def close(self) -> None:
-        pass
-
-
 class PhotoTable:
     """Real photos as the table: each throw is the next photo with the needed number of dice.
 
@@ -136,7 +94,7 @@ class PhotoTable:
         self._cv2 = cv2
         self.pools = {n: list(p) for n, p in pools.items()}
         self.next = {n: 0 for n in pools}
-        self.source = PhotoSource()
+        self.source = PhotoSource(FPS)
         self.has_cup = False
         self._hidden: Photo | None = None
         self.used: list[Photo] = []
@@ -180,46 +138,14 @@ class PhotoTable:
 
 
 def photo_pools(folder: Path, seed: int, needed=(2, 5)) -> dict[int, list[Photo]]:
-    """The photos of ``folder`` by number of dice (2 and 5), shuffled with ``seed``.
-
-    With a ``manifest.csv`` in the folder (as ../shared/dice-photos has), its rows give each photo's
-    number of dice and labels; rows marked excluded are left out, and when the manifest marks
-    ``table_like`` photos (the appliance's own situation: a tray, at most 5 dice, none touching),
-    only those are thrown. Without a manifest, every image in the folder (recursively) is read once
-    by the pip reader to count its dice; no labels then. Raises DemoError when the folder has no
-    usable photo.
+    """The photos of ``folder`` by number of dice (2 and 5), shuffled with ``seed``
+    (``vision.sources.photo_pools``: a manifest's labels, or the pip reader's count). Raises
+    DemoError when the folder is not one or has no photo of a count in ``needed``.
     """
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise DemoError(_("--source {folder}: not a folder").format(folder=folder))
-    pools: dict[int, list[Photo]] = {2: [], 5: []}
-    manifest = folder / "manifest.csv"
-    if manifest.is_file():
-        with manifest.open(newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r.get("excluded", "0") != "1"]
-        if any(r.get("table_like") == "1" for r in rows):
-            rows = [r for r in rows if r.get("table_like") == "1"]
-        for row in rows:
-            n = int(row["n_dice"])
-            if n in pools and (folder / row["file"]).is_file():
-                values = tuple(int(v) for v in row["values"].split())
-                pools[n].append(Photo(folder / row["file"], n, values))
-    else:
-        import cv2
-
-        from vision.reader import read_dice
-
-        for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
-            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if img is None:
-                continue
-            n = len(read_dice(img).dice)
-            if n in pools:
-                pools[n].append(Photo(path, n, None))
-    rng = np.random.default_rng(seed)
-    for n in pools:
-        pools[n].sort(key=lambda p: str(p.path))
-        rng.shuffle(pools[n])
+    try:
+        pools = vision_photo_pools(folder, seed, (2, 5))
+    except NotADirectoryError:
+        raise DemoError(_("--source {folder}: not a folder").format(folder=folder)) from None
     missing = [n for n in needed if not pools[n]]
     if missing:
         raise DemoError(_("--source {folder}: needs photos of {counts} dice (found {two} of 2 and {five} of 5)")
