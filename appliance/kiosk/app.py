@@ -24,14 +24,13 @@ from typing import Callable
 from appliance import i18n
 from appliance.i18n import _
 from appliance.inputs import Command
-from appliance.kiosk.words import Announcement, game_name
-from appliance.session import Outcome, Session, counts_total, waiting_for
+from appliance.kiosk.words import announcements, problem_text, waiting_for
+from appliance.session import Outcome, Session, counts_total
+from appliance.table import find_table, game_name, kinds
+from appliance.table.base import Announcement
 
 log = logging.getLogger(__name__)
 
-GAMES = ("maexle", "biscuit", "yacht")
-MIN_PLAYERS = {"maexle": 2, "biscuit": 3, "yacht": 1}
-MAX_PLAYERS = {"maexle": 20, "biscuit": 20, "yacht": 8}
 MAX_NAME = 14  # characters: a name must fit a score sheet column
 # The store's settings for the language button's choice, and the config's language when it was made.
 LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
@@ -133,7 +132,7 @@ class App:
         if notice:
             self.say(notice, seconds=12)
         try:
-            found = Session.resume(self.store, drink_word=self.drink_word)
+            found = Session.resume(self.store)
         except ValueError as exc:
             log.error("the saved game does not replay: %s", exc)
             self.say(_("The saved game could not be continued: {error}").format(error=exc), seconds=12)
@@ -166,16 +165,15 @@ class App:
         if self.session is not None and not self.session.ended:
             self.session.end()
             self._ended(self.session)
-        if not MIN_PLAYERS[self.game_kind] <= len(self.seats) <= MAX_PLAYERS[self.game_kind]:
-            from appliance.kiosk.view import players_range
-
+        table = find_table(self.game_kind)
+        if not table.min_players() <= len(self.seats) <= table.seat_limit():
             # The kiosk's own words: the engine's reason is English ("players: maexle is for ...").
             self.say(_("Cannot start: {reason}").format(reason=_("{game} is for {players}").format(
-                game=game_name(self.game_kind), players=players_range(self.game_kind))))
+                game=game_name(self.game_kind), players=table.players_range())))
             return False
         setup = {"game": self.game_kind, "players": list(self.seats), "rules": dict(self.rules.get(self.game_kind, {}))}
         try:
-            self.session = Session.start(setup, store=self.store, drink_word=self.drink_word)
+            self.session = Session.start(setup, store=self.store)
         except ValueError as exc:
             self.say(_("Cannot start: {reason}").format(reason=exc))
             return False
@@ -233,7 +231,7 @@ class App:
             self._sound("settled")
             self._took(outcome)
         elif outcome.problem:
-            self.say(outcome.problem)
+            self.say(problem_text(outcome.problem))
 
     def tick(self) -> None:
         """Once per frame: move the announcement queue on and let old messages go."""
@@ -305,7 +303,7 @@ class App:
         if outcome.accepted:
             self._took(outcome)
         else:
-            self.say(outcome.problem)
+            self.say(problem_text(outcome.problem))
         return outcome.accepted
 
     def _c_announce(self, arg: str) -> None:
@@ -421,7 +419,7 @@ class App:
             return False
         outcome = self.session.undo(source="kiosk")
         if not outcome.accepted:
-            self.say(outcome.problem)
+            self.say(problem_text(outcome.problem))
             return False
         self._took(outcome, quiet=True)
         return True
@@ -464,7 +462,7 @@ class App:
             self._took(outcome)
             self.screen, self.sub, self.picked = "play", "", []
         else:
-            self.say(outcome.problem)
+            self.say(problem_text(outcome.problem))
 
     def _c_die(self, arg: str) -> None:
         i = int(arg)
@@ -478,7 +476,7 @@ class App:
         if self.undo_before_hand:
             outcome = self.session.undo(source="kiosk")
             if not outcome.accepted:
-                self.say(outcome.problem)
+                self.say(problem_text(outcome.problem))
                 return
             self._took(outcome, quiet=True)
         outcome = self.session.by_hand(self.hand)
@@ -486,7 +484,7 @@ class App:
             self.screen = "play"  # before _took: a roll that decides the game goes on to "over"
             self._took(outcome)
         else:
-            self.say(outcome.problem)
+            self.say(problem_text(outcome.problem))
 
     # -- menu and game over -------------------------------------------------------------------------
 
@@ -523,7 +521,7 @@ class App:
     # -- setup and names ----------------------------------------------------------------------------
 
     def _c_game(self, kind: str) -> None:
-        if kind in GAMES:
+        if kind in kinds():
             self.game_kind = kind
 
     def _c_start(self, _arg: str) -> None:
@@ -539,7 +537,7 @@ class App:
         self.screen = "names"
 
     def _c_add(self, _arg: str) -> None:
-        if len(self.seats) >= MAX_PLAYERS[self.game_kind]:
+        if len(self.seats) >= find_table(self.game_kind).seat_limit():
             self.say(_("No more seats at this game"))
             return
         self.editing, self.typed = None, ""
@@ -653,7 +651,7 @@ class App:
             self.last_seen = tuple(outcome.action["roll"])
         self.acted_at = self.clock()
         self.focus = -1
-        items = [] if quiet else outcome.announcements
+        items = [] if quiet or self.session is None else announcements(self.session, outcome.events, self.drink_word)
         if self.hooks.announce and items:
             self.hooks.announce(items)
         if not items and self.session is not None:

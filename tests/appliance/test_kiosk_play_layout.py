@@ -18,7 +18,7 @@ from appliance.kiosk import theme as th
 from appliance.kiosk import widgets
 from appliance.kiosk.app import App
 from appliance.kiosk.view import build
-from appliance.kiosk.words import category_name
+from appliance.table.yacht import category_name
 from vision.reading import DiceReading, Die
 
 PLAYERS = ["Bartholomäus W", "Jānis Ozoliņš", "Вячеслав Петр"]  # 14 characters: the kiosk's limit
