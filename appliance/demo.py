@@ -495,7 +495,7 @@ class ScriptedEvening:
 
     def setup_screen(self) -> None:
         self.frame(draw=True)
-        self.app.seats = ["Ann", "Bo"]
+        self.app.setup.seats = ["Ann", "Bo"]
         self.frame(draw=True)
         self.tap("add", _("adds a player"))
         for ch in "Cy":
@@ -506,7 +506,7 @@ class ScriptedEvening:
     def start(self, kind: str, seats: list[str], rules: dict) -> None:
         """Choose the game ``kind`` on the setup screen and start it with ``seats`` and ``rules``."""
         self.app.rules[kind] = rules
-        self.app.seats = list(seats)
+        self.app.setup.seats = list(seats)
         self.app.screen = "setup"
         self.tap(f"game:{kind}", _("chooses {game}").format(game=game_name(kind)))
         self.tap("start", _("starts {game} with {players}").format(game=game_name(kind), players=", ".join(seats))

@@ -119,7 +119,7 @@ class Appliance:
         kiosk.step()  # the first frame on screen
         # English, as the journal: it is the operator's `systemctl status` line, and sdnotify sends
         # Latin-1 only (a Latvian or Russian status was dropped, READY=1 with it: no start, a restart loop).
-        self.service.ready(f"{app.session.kind if app.session else 'setup'}, {len(app.seats)} players")
+        self.service.ready(f"{app.session.kind if app.session else 'setup'}, {len(app.setup.seats)} players")
         try:
             kiosk.run()
         finally:

@@ -23,7 +23,7 @@ from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
 from appliance.kiosk.app import App
 from appliance.kiosk.draw import CameraFeed, Hits, draw, hit
-from appliance.kiosk.view import View, build
+from appliance.table.base import View
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ class Kiosk:
         """Draw the app's current view (never raises: a drawing bug shows a plain notice)."""
         self._hits_stale = False
         try:
-            self.view = build(self.app)
+            self.view = self.app.view()
             feed = CameraFeed(*self.pipeline.feed()) if self.pipeline is not None else CameraFeed(status=_("No camera"))
             if self.area.size != self.screen.get_size():
                 self.screen.fill((0, 0, 0))

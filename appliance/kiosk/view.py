@@ -1,10 +1,13 @@
-"""The view model: what each screen shows, built from the app's state. Pure (no pygame).
+"""The view model: what each screen shows, from the data it is given. Pure (no pygame).
 
-``build(app) -> View`` says, in the active language: the title, whose turn and what is expected, the
-choices (touch buttons, numbered for the keyboard, in order), the standings, the Yacht sheet, the
-announcement on screen and the message line. ``appliance.kiosk.draw`` lays it out and draws it.
-Every choice the table may press is here; nothing the engine would refuse is offered (the engine's
-``expects`` lists the actions and options allowed now).
+One function per screen (``setup``, ``names``, ``play``, ``correct``, ``hand``, ``sheet``, ``menu``,
+``over``) says, in the active language: the title, whose turn and what is expected, the choices
+(touch buttons, numbered for the keyboard, in order), the standings, the Yacht sheet. Each screen of
+``appliance.kiosk.screens`` hands its function the data it draws (its own state, the session);
+:func:`finish` adds the announcement on screen, the message line and the keyboard focus.
+``appliance.kiosk.draw`` lays the view out and draws it. Every choice the table may press is here;
+nothing the engine would refuse is offered (the engine's ``expects`` lists the actions and options
+allowed now). A game's own play screen is its table module's (``appliance.table``).
 """
 
 from __future__ import annotations
@@ -14,35 +17,33 @@ from appliance.i18n import _, ngettext
 from appliance.table import find_table, game_name, kinds
 from appliance.table.base import Choice, Play, Row, Sheet, View, names
 
-__all__ = ["Choice", "Row", "Sheet", "View", "build"]
+__all__ = ["Choice", "Play", "Row", "Sheet", "View", "correct", "finish", "hand", "menu", "names_view", "over", "play",
+           "setup", "sheet"]
 
 
-def build(app) -> View:
-    """The view of ``app`` (an ``appliance.kiosk.app.App``) as it is now."""
-    builder = {
-        "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
-        "sheet": _sheet_screen, "menu": _menu, "over": _over,
-    }.get(app.screen, _setup)
-    view = builder(app)
-    view.banner = app.banner.announcement if app.banner is not None else None
-    view.message = app.message
+def finish(view: View, banner, message: str, focus: int) -> View:
+    """``view`` with what every screen shows: the announcement (or None), the message line, and the
+    keyboard focus (an index into the enabled choices; -1 for none or one that is gone)."""
+    view.banner = banner
+    view.message = message
     enabled = [c for c in view.choices if c.style != "disabled"]
-    view.focus = app.focus if 0 <= app.focus < len(enabled) else -1
+    view.focus = focus if 0 <= focus < len(enabled) else -1
     return view
 
 
 # ----------------------------------------------------------------------------------------- setup
 
-def _setup(app) -> View:
+def setup(game_kind: str, seats: list[str]) -> View:
+    """The setup screen: the games, the seats in order, the language, Start."""
     choices = [Choice(f"game:{k}", game_name(k), find_table(k).players_range(),
-                      "selected" if k == app.game_kind else "normal") for k in kinds()]
-    for i, name in enumerate(app.seats):
+                      "selected" if k == game_kind else "normal") for k in kinds()]
+    for i, name in enumerate(seats):
         choices.append(Choice(f"seat:{i}", name, _("seat {n}").format(n=i + 1)))
         choices.append(Choice(f"up:{i}", "▲", style="quiet" if i else "disabled"))
-        choices.append(Choice(f"del:{i}", "✕", style="quiet" if len(app.seats) > 1 else "disabled"))
+        choices.append(Choice(f"del:{i}", "✕", style="quiet" if len(seats) > 1 else "disabled"))
     choices.append(Choice("add", _("+ Player")))
     choices.append(Choice("lang", _language_name(), _("language"), style="quiet"))
-    choices.append(Choice("start", _("Start ▶"), game_name(app.game_kind), "primary"))
+    choices.append(Choice("start", _("Start ▶"), game_name(game_kind), "primary"))
     return View("setup", title=_("Dice Table"), prompt=_("Choose a game and seat the players, clockwise"),
                 choices=choices, title_key="")
 
@@ -56,27 +57,29 @@ LATIN = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM", "ĀČĒĢĪĶĻŅŠŪŽÄÖÜ")
 CYRILLIC = ("ЙЦУКЕНГШЩЗХ", "ФЫВАПРОЛДЖЭ", "ЯЧСМИТЬБЮЁ")
 
 
-def _names(app) -> View:
-    rows = LATIN if app.layout == "latin" else CYRILLIC
-    shift = not app.typed.strip()  # a name starts with a capital, then small letters
+def names_view(editing: int | None, typed: str, layout: str) -> View:
+    """The name entry: an on-screen keyboard (``layout`` "latin" | "cyrillic") and the name typed
+    so far, for seat ``editing`` (None: a new seat)."""
+    rows = LATIN if layout == "latin" else CYRILLIC
+    shift = not typed.strip()  # a name starts with a capital, then small letters
     choices = [Choice(f"key:{ch if shift else ch.lower()}", ch if shift else ch.lower())
                for row in rows for ch in row]
     choices += [
-        Choice("layout", "АБВ" if app.layout == "latin" else "ABC", style="quiet"),
+        Choice("layout", "АБВ" if layout == "latin" else "ABC", style="quiet"),
         Choice("space", _("space"), style="quiet"),
         Choice("erase", "⌫", style="quiet"),
         Choice("back", _("Cancel"), style="quiet"),
         Choice("named", _("OK"), style="primary"),
     ]
-    title = _("New player") if app.editing is None else _("Rename seat {n}").format(n=app.editing + 1)
-    return View("names", title=title, prompt=_("Type the name"), choices=choices, text_field=app.typed,
+    title = _("New player") if editing is None else _("Rename seat {n}").format(n=editing + 1)
+    return View("names", title=title, prompt=_("Type the name"), choices=choices, text_field=typed,
                 key_rows=[len(row) for row in rows])
 
 
 # ------------------------------------------------------------------------------------------ play
 
-def _play(app) -> View:
-    s = app.session
+def play(s, state: Play) -> View:
+    """The play screen of session ``s``: the bar, then the game's own content (its table module)."""
     need = s.need
     kind = s.kind
     table = find_table(kind)()
@@ -84,21 +87,18 @@ def _play(app) -> View:
     view.bar = [Choice("fix", _("Fix dice"), style="quiet"), Choice("menu", _("Menu"), style="quiet")]
     if table.has_sheet:
         view.bar.insert(1, Choice("sheet", _("Sheet"), style="quiet"))
-    play = Play(sub=app.sub, picked=tuple(app.picked), evening=app.evening,
-                yacht_hint=app.yacht_hint, maexle_odds=app.maexle_odds)
-    table.play(s, need, play, view)
-    if app.sub:
-        view.title_key += f"-{app.sub}"
+    table.play(s, need, state, view)
+    if state.sub:
+        view.title_key += f"-{state.sub}"
     return view
 
 
 # --------------------------------------------------------------------------- correction and hand
 
-def _correct(app) -> View:
-    """The correction path. A misread last roll is taken back and read again or entered by hand; a
+def correct(s, last_seen) -> View:
+    """The correction path of session ``s`` (``last_seen``: the latest dice the session took). A misread last roll is taken back and read again or entered by hand; a
     roll due now (the camera cannot read it) is read again or entered by hand; a mistaken choice
     is undone."""
-    s = app.session
     need = s.need
     last = s.last_action or {}
     misread = "roll" in last
@@ -116,7 +116,7 @@ def _correct(app) -> View:
         choices.append(Choice("undo", _("Undo last action"), _describe(last, s.kind)))
     choices.append(Choice("back", _("Back"), style="quiet"))
     return View("correct", title=_("Fix the dice"), prompt=_("Was the reading wrong?"), choices=choices, columns=2,
-                camera=True, dice=list(s.last_roll or app.last_seen or []))
+                camera=True, dice=list(s.last_roll or last_seen or []))
 
 
 def _describe(action: dict, kind: str) -> str:
@@ -133,23 +133,24 @@ def _describe(action: dict, kind: str) -> str:
             "thumbs_last": _("thumbs"), "rule_broken": _("rule broken"), "blind_pass": _("blind pass")}.get(key, key)
 
 
-def _hand(app) -> View:
-    choices = [Choice(f"die:{i}", str(v)) for i, v in enumerate(app.hand)]
+def hand(dice: list[int], focus: int) -> View:
+    """The hand entry: the dice as entered so far, ``focus`` the die a digit sets next."""
+    choices = [Choice(f"die:{i}", str(v)) for i, v in enumerate(dice)]
     choices += [Choice("back", _("Cancel"), style="quiet"), Choice("handok", _("OK"), style="primary")]
     return View("hand", title=_("Enter the dice"), prompt=_("Tap a die to turn it (or type 1-6)"),
-                choices=choices, dice=list(app.hand), dice_focus=app.hand_focus)
+                choices=choices, dice=list(dice), dice_focus=focus)
 
 
 # ------------------------------------------------------------------------------------ sheet, menu
 
-def _sheet_screen(app) -> View:
-    s = app.session
+def sheet(s) -> View:
+    """The score sheet of session ``s``, full screen."""
     return View("sheet", title=_("Score sheet"), prompt=game_name(s.kind), sheet=find_table(s.kind)().sheet(s),
                 choices=[Choice("back", _("Back"), style="quiet")])
 
 
-def _menu(app) -> View:
-    s = app.session
+def menu(s) -> View:
+    """The menu of session ``s`` (None: no game)."""
     choices = []
     if s is not None and s.last_action and not s.over:
         choices.append(Choice("undo", _("Undo last action"), _describe(s.last_action, s.kind)))
@@ -161,8 +162,8 @@ def _menu(app) -> View:
     return View("menu", title=_("Menu"), prompt=game_name(s.kind) if s else "", choices=choices, columns=2)
 
 
-def _over(app) -> View:
-    s = app.session
+def over(s, evening: dict) -> View:
+    """The game over screen of session ``s`` (None: no game) with the ``evening``'s counts."""
     winner = s.game.expects.get("winner") if s is not None else None
     if winner and find_table(s.kind)().won_roll_off(s, winner):
         prompt = _("{player} wins the roll-off!").format(player=winner[0])
@@ -170,7 +171,6 @@ def _over(app) -> View:
         prompt = ngettext("{players} wins!", "{players} win!", len(winner)).format(players=names(winner))
     else:
         prompt = _("Game ended")
-    evening = app.evening()
     drinks = any(c.get("drinks", 0) for c in evening.values())
     points = any(c.get("penalties", 0) for c in evening.values())
     if drinks and points:
