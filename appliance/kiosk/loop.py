@@ -52,13 +52,9 @@ class Kiosk:
     def __init__(self, app: App, commands: CommandQueue, *, size: tuple[int, int] | None = (800, 480),
                  fullscreen: bool = False, pipeline=None, buttons=None, frame_hook: Callable[[], None] | None = None,
                  on_throw: Callable[[], None] | None = None, fps: float = 30.0, caption: str = "Dice Table") -> None:
-        self.app = app
-        self.commands = commands
-        self.pipeline = pipeline
-        self.buttons = buttons
-        self.frame_hook = frame_hook
-        self.on_throw = on_throw
-        self.fps = fps
+        self.app, self.commands, self.fps = app, commands, fps
+        # The parts around the window: the camera's live view, the GPIO buttons, the watchdog, the demo.
+        self.pipeline, self.buttons, self.frame_hook, self.on_throw = pipeline, buttons, frame_hook, on_throw
         self.hits: Hits = []
         self.view: View | None = None
         self.frames = 0
