@@ -18,7 +18,7 @@ from appliance import i18n
 from appliance.kiosk.app import App, start_language
 from appliance.store import Store
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)

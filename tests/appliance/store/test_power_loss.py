@@ -141,7 +141,7 @@ def play_evening(state_dir: Path) -> int:
 
 def _child(state_dir: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, __file__, str(state_dir)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[3])
 
 
 def _dump(state_dir: Path) -> list:
