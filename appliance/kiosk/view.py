@@ -96,9 +96,9 @@ def play(s, state: Play) -> View:
 # --------------------------------------------------------------------------- correction and hand
 
 def correct(s, last_seen) -> View:
-    """The correction path of session ``s`` (``last_seen``: the latest dice the session took). A misread last roll is taken back and read again or entered by hand; a
-    roll due now (the camera cannot read it) is read again or entered by hand; a mistaken choice
-    is undone."""
+    """The correction path of session ``s`` (``last_seen``: the latest dice the session took). A
+    misread last roll is taken back and read again or entered by hand; a roll due now (the camera
+    cannot read it) is read again or entered by hand; a mistaken choice is undone."""
     need = s.need
     last = s.last_action or {}
     misread = "roll" in last

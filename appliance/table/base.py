@@ -290,20 +290,25 @@ class Table:
         return _(why) if why else ""
 
     def announce_penalty(self, value: dict, walk) -> Announcement:
+        """Penalty points: "Bo takes 1 penalty point", with the rule that gave them."""
         return Announcement(penalty(value["player"], value["points"]), "penalty", self.why(value, walk))
 
     def announce_out(self, value: str, walk) -> Announcement:
+        """A player reached the limit: "Bo is out"."""
         return Announcement(_("{player} is out").format(player=value), "penalty")
 
     def announce_winner(self, value: list, walk) -> Announcement:
+        """The winners, and whether a roll-off decided it."""
         roll_off = any(e.get("rolled", {}).get("step") == "roll_off" for e in walk.events if isinstance(e, dict))
         return Announcement(ngettext("{players} wins!", "{players} win!", len(value)).format(
             players=names(value)), "win", _("won the roll-off") if roll_off else "")
 
     def announce_undone(self, value: dict, walk) -> Announcement:
+        """An action taken back."""
         return Announcement(_("Taken back"), "info")
 
     def announce_error(self, value: dict, walk) -> Announcement:
+        """An action the rules do not allow now, with the engine's reason."""
         return Announcement(_("Not allowed now"), "error", str(value.get("reason", "")))
 
     # -- the events every game has: English (dicetable replay) -----------------------------------
@@ -318,18 +323,23 @@ class Table:
         return f"{who}: {t['expects']}"
 
     def describe_error(self, p: dict) -> str:
+        """A refused action and the engine's reason."""
         return f"refused: {p['reason']}"
 
     def describe_undone(self, p: dict) -> str:
+        """The action taken back, as its JSON."""
         return f"undone: {json.dumps(p, ensure_ascii=False)}"
 
     def describe_penalty(self, p: dict) -> str:
+        """Penalty points and the engine's ``why``."""
         return f"{p['player']} takes {p['points']} penalty point{'s' * (p['points'] != 1)}: {p['why']}"
 
     def describe_drink(self, p: dict) -> str:
+        """A drink and the engine's ``why``."""
         return f"{p['player']} drinks {p['count']}: {p['why']}"
 
     def describe_out(self, p: str) -> str:
+        """A player out of the game."""
         return f"{p} is out"
 
     def describe_rolled(self, p: dict) -> str:
@@ -340,4 +350,5 @@ class Table:
         return f"{p['player']} rolls {english_dice(p['dice'])}{row}{for_what}, total {p['total']}{effect}"
 
     def describe_winner(self, p: list) -> str:
+        """The winner, or the players who share the win."""
         return f"{p[0]} wins" if len(p) == 1 else f"{english_names(p)} share the win"

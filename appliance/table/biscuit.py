@@ -43,11 +43,13 @@ class BiscuitTable(Table):
         return None
 
     def announce_duel_tie(self, value: dict, walk) -> Announcement:
+        """A tied duel: rolled again, or nobody drinks (``duel_tie``)."""
         return Announcement(
             (_("Tie at {total}: roll again") if value.get("reroll") else _("Tie at {total}: nobody drinks"))
             .format(total=value.get("total")), "info")
 
     def announce_biscuit(self, value, walk) -> Announcement | None:
+        """A new Biscuit, or none (then the hunt for a 7 starts, unless the thumbs race names one)."""
         if value:
             return Announcement(_("{player} is the Biscuit").format(player=value), "good")
         if not walk.later("thumbs"):
@@ -56,17 +58,20 @@ class BiscuitTable(Table):
         return None
 
     def announce_rule(self, value, walk) -> Announcement:
+        """A 6-6 rule made, or the rule ending with its reign."""
         if value:
             return Announcement(_("{player} makes a rule!").format(player=value.get("by", "")), "info",
                                 _("Whoever breaks it drinks"))
         return Announcement(_("The rule ends"), "info")
 
     def announce_duel(self, value: dict, walk) -> Announcement:
+        """A duel begins: the challenger rolls first."""
         return Announcement(_("Duel: {challenger} against {player}").format(
             challenger=value.get("challenger", ""), player=value.get("against", "")),
             "info", _("The challenger rolls first"))
 
     def announce_thumbs(self, value, walk) -> Announcement:
+        """The thumbs race: the last one is the new Biscuit."""
         return Announcement(_("Thumbs on foreheads!"), "info", _("The last one is the new Biscuit"))
 
     def everyone_why(self, value: dict) -> str:
@@ -98,18 +103,23 @@ class BiscuitTable(Table):
     # -- events, English (dicetable replay) ------------------------------------------------------
 
     def describe_biscuit(self, p) -> str:
+        """The Biscuit now, or nobody."""
         return f"{p} is the Biscuit" if p else "nobody is the Biscuit: roll for 7"
 
     def describe_rule(self, p) -> str:
+        """A rule made (numbered in the reign), or ended."""
         return f"{p['by']} makes a rule (rule {p['count']})" if p else "the Biscuit's rule ends"
 
     def describe_duel(self, p: dict) -> str:
+        """Who duels whom."""
         return f"duel: {p['challenger']} challenges {p['against']}"
 
     def describe_duel_tie(self, p: dict) -> str:
+        """A tied duel and what follows."""
         return f"duel tie at {p['total']}: " + ("roll again" if p["reroll"] else "nobody drinks")
 
     def describe_thumbs(self, p) -> str:
+        """The thumbs race."""
         return "thumbs on foreheads!"
 
     def describe_turn(self, t: dict) -> str:

@@ -66,6 +66,7 @@ class MaexleTable(Table):
             value=shown, player=by, announced=announced), "penalty")
 
     def announce_blind_pass(self, value: dict, walk) -> Announcement:
+        """The cup passed on unrolled: the receiver now answers for the old announcement."""
         return Announcement(_("{player} passes the cup without rolling").format(player=value["player"]),
                             "info", _("{player} now answers for {value}").format(
                                 player=value["player"], value=maexle_value(value.get("value"))))
@@ -86,12 +87,15 @@ class MaexleTable(Table):
     # -- events, English (dicetable replay) ------------------------------------------------------
 
     def describe_announcement(self, p: dict) -> str:
+        """An announcement and who receives the cup."""
         return f"{p['player']} announces {said(p['value'])} to {p['to']}"
 
     def describe_blind_pass(self, p: dict) -> str:
+        """A blind pass."""
         return f"{p['player']} passes {said(p['value'])} on to {p['to']} without rolling"
 
     def describe_revealed(self, p: dict) -> str:
+        """The lifted cup: the dice, their value, and whether the announcement holds."""
         if p["lift"] == "self_reveal":  # fresh dice: no verdict on the announcer
             return f"{p['player']} shows their own dice: {english_dice(p['dice'])} = {said(p['value'])} " \
                    f"instead of beating {said(p['announced'])}"

@@ -52,6 +52,7 @@ class YachtTable(Table):
         return None
 
     def announce_order_tie(self, value: dict, walk) -> Announcement:
+        """A tie for the start: the tied players roll again."""
         return Announcement(_("Tie at {total}: {players} roll again").format(
             total=value.get("total"), players=names(value.get("players", ()))), "info")
 
@@ -68,13 +69,16 @@ class YachtTable(Table):
             _("One throw each, the highest total wins; it scores nothing"))
 
     def announce_order(self, value: list, walk) -> Announcement:
+        """The seat order: who starts, then the rest."""
         return Announcement(_("{player} starts").format(player=value[0]), "good", " → ".join(value))
 
     def announce_declared(self, value: dict, walk) -> Announcement:
+        """The category declared for this turn."""
         return Announcement(_("{player} declares {category}").format(
             player=value.get("player"), category=category_name(value.get("category", ""))), "info")
 
     def announce_score(self, value: dict, walk) -> Announcement:
+        """What the turn scored in its category (a 0 included)."""
         return Announcement(
             _("{category}: {points}").format(category=category_name(value["category"]), points=value["points"]),
             "good" if value["points"] else "info", value["player"])
@@ -82,21 +86,27 @@ class YachtTable(Table):
     # -- events, English (dicetable replay) ------------------------------------------------------
 
     def describe_order(self, p: list) -> str:
+        """The seat order."""
         return f"order: {', '.join(p)}"
 
     def describe_order_tie(self, p: dict) -> str:
+        """A tie for the start, rolled again."""
         return f"{english_names(p['players'])} tie at {p['total']}: they roll again"
 
     def describe_order_seat(self, p: dict) -> str:
+        """A tie for the start, settled by the seats."""
         return f"{english_names(p['players'])} tie at {p['total']}: {p['starts']}, seated first, starts"
 
     def describe_final_tie(self, p: dict) -> str:
+        """A tie for the win, rolled off."""
         return f"{english_names(p['players'])} tie at {p['total']}: they roll off, the highest total wins"
 
     def describe_declared(self, p: dict) -> str:
+        """The category declared."""
         return f"{p['player']} declares {p['category']}"
 
     def describe_score(self, p: dict) -> str:
+        """The score written and the total."""
         return (f"{p['player']} scores {p['points']} in {p['category']} ({' '.join(map(str, p['dice']))}); "
                 f"total {p['total']}")
 

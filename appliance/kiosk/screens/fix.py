@@ -99,12 +99,14 @@ class HandScreen(Dialog):
             self.focus = (self.focus + 1) % len(self.dice)
 
     def on_die(self, arg: str) -> None:
+        """Turn die ``arg`` to its next face."""
         i = int(arg)
         if 0 <= i < len(self.dice):
             self.dice[i] = self.dice[i] % 6 + 1
             self.focus = i
 
     def on_ok(self, _arg: str) -> None:
+        """OK: the dice entered are the roll (in place of the last one, when it replaces it)."""
         app = self.app
         if app.session is None:
             return

@@ -49,6 +49,7 @@ class PlayScreen(Screen):
         self.sub = sub
 
     def on_announce(self, arg: str) -> None:
+        """Announce the value ``arg`` (Mäxle)."""
         if self.app.act({"announce": int(arg)}):
             self.sub = ""
 
@@ -71,13 +72,16 @@ class PlayScreen(Screen):
             self.on_picked("")
 
     def on_unpick(self, _arg: str) -> None:
+        """Take back the last pick."""
         if self.picked:
             self.picked.pop()
 
     def on_picked(self, _arg: str) -> None:
+        """Confirm the players picked so far."""
         if self.app.act({"pick": list(self.picked)}):
             self.picked = []
 
     def on_broke(self, name: str) -> None:
+        """Player ``name`` broke the Biscuit's rule."""
         if self.app.act({"rule_broken": name}):
             self.sub = ""

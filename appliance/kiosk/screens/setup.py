@@ -31,26 +31,31 @@ class SetupScreen(Screen):
         return view.setup(self.game_kind, self.seats)
 
     def on_game(self, kind: str) -> None:
+        """Choose the game ``kind``."""
         if kind in kinds():
             self.game_kind = kind
 
     def on_seat(self, arg: str) -> None:
+        """Rename seat ``arg``."""
         i = int(arg)
         if 0 <= i < len(self.seats):
             self.app.names.edit(i, self.seats[i])
 
     def on_add(self, _arg: str) -> None:
+        """Add a seat (up to the game's limit)."""
         if len(self.seats) >= find_table(self.game_kind).seat_limit():
             self.app.say(_("No more seats at this game"))
             return
         self.app.names.edit(None, "")
 
     def on_up(self, arg: str) -> None:
+        """Move seat ``arg`` one place up."""
         i = int(arg)
         if 0 < i < len(self.seats):
             self.seats[i - 1], self.seats[i] = self.seats[i], self.seats[i - 1]
 
     def on_del(self, arg: str) -> None:
+        """Remove seat ``arg`` (one seat always stays)."""
         i = int(arg)
         if 0 <= i < len(self.seats) and len(self.seats) > 1:
             del self.seats[i]
@@ -95,9 +100,11 @@ class NamesScreen(Screen):
         self.typed = self.typed[:-1]
 
     def on_layout(self, _arg: str) -> None:
+        """Switch the on-screen keyboard between Latin and Cyrillic."""
         self.layout = "cyrillic" if self.layout == "latin" else "latin"
 
     def on_named(self, _arg: str) -> None:
+        """OK: the name typed takes its seat, unless it is empty or seated already."""
         name = " ".join(self.typed.split())
         seats = self.app.setup.seats
         if not name:
