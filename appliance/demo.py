@@ -8,7 +8,10 @@ REVEAL button (a gpiozero mock pin) and says so. Everything else is the real app
 is read by the settle detector and the pip reader from the frames, the session and the engine play
 the rules, the kiosk announces and draws. A roll the camera cannot read is thrown again or entered
 by hand on the kiosk's correction screen, and a misread the table notices is corrected there; the
-transcript says so each time. One screenshot per screen goes into the output folder.
+transcript says so each time. One screenshot per screen goes into the output folder. Each game's
+players are its table module's demo bot (``appliance.table.<game>``, ``Table.demo_bot``); they act
+through the evening's hands: ``start``, ``table_for``, ``tap``, ``roll``, ``press_reveal``,
+``wait_still``, ``show_correction``, ``table_says``, ``dice`` and ``rng``.
 
 With a display, :func:`play_window` opens the kiosk in a window on a live synthetic table: Space
 throws the virtual dice (or shakes and lifts the Mäxle cup), R is REVEAL, digits and the mouse pick.
@@ -452,6 +455,7 @@ class ScriptedEvening:
         self.frame(draw=True)
 
     def dice(self, n: int) -> tuple[int, ...]:
+        """``n`` random dice (the seeded evening's)."""
         return tuple(int(v) for v in self.rng.integers(1, 7, n))
 
     # -- the evening ----------------------------------------------------------------------------
