@@ -4,21 +4,36 @@ Default path ``/etc/dicetable/config.toml`` (the unit's ``ConfigurationDirectory
 documented in ``systemd/config.example.toml``, which the installer copies there once. A missing
 default file means "all defaults"; a file named explicitly must exist.
 
-Use::
+Use (``path`` None: the default file, or defaults if it is absent):
 
-    from appliance import config
-    try:
-        cfg = config.load(path)          # path None: the default file, or defaults if it is absent
-    except config.ConfigError as exc:    # exc.key: "camera.fps"; str(exc): the one clear message
-        print(exc, file=sys.stderr)
-        return config.EXIT_BAD_CONFIG    # listed in the unit's RestartPreventExitStatus=
+>>> import tempfile
+>>> from pathlib import Path
+>>> path = Path(tempfile.mkdtemp()) / "config.toml"
+>>> _ = path.write_text('[camera]\\nsource = "synthetic"\\n\\n[rules.maexle]\\nlimit = 3\\n')
+>>> cfg = load(path)
+>>> cfg.camera.source    # "picamera" | "synthetic" | int (OpenCV device) | Path (video file or image folder)
+'synthetic'
+>>> cfg.camera.size      # (width, height) px
+(1280, 720)
+>>> cfg.tray.area is None  # (x, y, w, h) px in the camera frame, or None for the whole frame
+True
+>>> cfg.gpio.reveal_pin  # BCM GPIO number
+17
+>>> cfg.rules["maexle"]  # {switch: value} the file sets, in the engine's canonical form (RULES.md §1-3)
+{'limit': 3}
+>>> cfg.state_dir
+PosixPath('/var/lib/dicetable')
 
-    cfg.camera.source        # "picamera" | "synthetic" | int (OpenCV device) | Path (video file or image folder)
-    cfg.camera.size          # (width, height) px
-    cfg.tray.area            # (x, y, w, h) px in the camera frame, or None for the whole frame
-    cfg.gpio.reveal_pin      # BCM GPIO number
-    cfg.rules["maexle"]      # {switch: value} the file sets, in the engine's canonical form (RULES.md §1-3)
-    cfg.state_dir            # Path
+A bad value is one clear message naming the key; the command exits with EXIT_BAD_CONFIG (listed in
+the unit's RestartPreventExitStatus=):
+
+>>> _ = path.write_text('[camera]\\nfps = "fast"\\n')
+>>> try:
+...     load(path)
+... except ConfigError as exc:
+...     print(exc.key, EXIT_BAD_CONFIG)
+camera.fps 78
+>>> import shutil; shutil.rmtree(path.parent)
 
 An unknown key, a wrong type or an impossible value raises ConfigError naming the key (dotted, e.g.
 ``rules.maexle.limit``); nothing is half-applied because the file is checked before a Config exists.

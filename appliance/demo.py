@@ -8,7 +8,10 @@ REVEAL button (a gpiozero mock pin) and says so. Everything else is the real app
 is read by the settle detector and the pip reader from the frames, the session and the engine play
 the rules, the kiosk announces and draws. A roll the camera cannot read is thrown again or entered
 by hand on the kiosk's correction screen, and a misread the table notices is corrected there; the
-transcript says so each time. One screenshot per screen goes into the output folder.
+transcript says so each time. One screenshot per screen goes into the output folder. Each game's
+players are its table module's demo bot (``appliance.table.<game>``, ``Table.demo_bot``); they act
+through the evening's hands: ``start``, ``table_for``, ``tap``, ``roll``, ``press_reveal``,
+``wait_still``, ``show_correction``, ``table_says``, ``dice`` and ``rng``.
 
 With a display, :func:`play_window` opens the kiosk in a window on a live synthetic table: Space
 throws the virtual dice (or shakes and lifts the Mäxle cup), R is REVEAL, digits and the mouse pick.
@@ -16,7 +19,6 @@ throws the virtual dice (or shakes and lifts the Mäxle cup), R is REVEAL, digit
 
 from __future__ import annotations
 
-import csv
 import logging
 import os
 import time
@@ -26,11 +28,14 @@ from typing import Callable
 
 import numpy as np
 
-from appliance.games import maexle_values as mv
-from appliance.i18n import _, ngettext
+from appliance.i18n import _
 from appliance.inputs import Command, CommandQueue, GpioButtons
 from appliance.kiosk.app import App, Hooks
-from appliance.kiosk.words import Announcement, category_name, dice_text, game_name, maexle_value, unreadable_reason
+from appliance.kiosk.words import unreadable_reason
+from appliance.table import find_table, game_name, kinds
+from appliance.table.base import Announcement, dice_text
+from vision.sources.stills import Photo, PhotoSource
+from vision.sources.stills import photo_pools as vision_photo_pools
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +43,6 @@ FPS = 15.0  # the camera's frame rate (config [camera] fps defaults to 15 too)
 STEP = 1.0 / FPS
 DRAW_EVERY = 15         # headless: draw once a (virtual) second, and always before a tap: the screenshots
 MAX_THROW_S = 6.0       # virtual seconds to wait for a throw to settle
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 
 
 # ---------------------------------------------------------------------------------------- tables
@@ -78,48 +82,6 @@ class SynthTable:
         return self.source.frames_until_still() > 0
 
 
-@dataclass
-class Photo:
-    """One labelled photo: its path and, when a manifest gives them, the dice it shows."""
-
-    path: Path
-    n: int
-    values: tuple[int, ...] | None
-
-
-class PhotoSource:
-    """A frame source of still photos with motion between them: after each ``show`` a few frames of
-    the previous picture shifting away (a hand, the dice tumbling), then the photo itself, still.
-    Virtual time at ``FPS``."""
-
-    def __init__(self) -> None:
-        self.index = 0
-        self.image: np.ndarray | None = None
-        self.moving = 0
-        self._blank = np.full((480, 640, 3), 40, np.uint8)
-
-    def show(self, image: np.ndarray | None, motion_frames: int = 6) -> None:
-        self.image = image
-        self.moving = motion_frames
-
-    def read(self):
-        from vision.sources import Frame
-
-        base = self.image if self.image is not None else self._blank
-        if self.moving > 0:
-            # Motion: the scene shifted and darkened a little differently each frame.
-            self.moving -= 1
-            img = np.roll(base, 7 * (self.moving + 1), axis=1) // 2 + 20
-        else:
-            img = base
-        frame = Frame(img, self.index / FPS, self.index)
-        self.index += 1
-        return frame
-
-    def close(self) -> None:
-        pass
-
-
 class PhotoTable:
     """Real photos as the table: each throw is the next photo with the needed number of dice.
 
@@ -136,7 +98,7 @@ class PhotoTable:
         self._cv2 = cv2
         self.pools = {n: list(p) for n, p in pools.items()}
         self.next = {n: 0 for n in pools}
-        self.source = PhotoSource()
+        self.source = PhotoSource(FPS)
         self.has_cup = False
         self._hidden: Photo | None = None
         self.used: list[Photo] = []
@@ -180,46 +142,14 @@ class PhotoTable:
 
 
 def photo_pools(folder: Path, seed: int, needed=(2, 5)) -> dict[int, list[Photo]]:
-    """The photos of ``folder`` by number of dice (2 and 5), shuffled with ``seed``.
-
-    With a ``manifest.csv`` in the folder (as ../shared/dice-photos has), its rows give each photo's
-    number of dice and labels; rows marked excluded are left out, and when the manifest marks
-    ``table_like`` photos (the appliance's own situation: a tray, at most 5 dice, none touching),
-    only those are thrown. Without a manifest, every image in the folder (recursively) is read once
-    by the pip reader to count its dice; no labels then. Raises DemoError when the folder has no
-    usable photo.
+    """The photos of ``folder`` by number of dice (2 and 5), shuffled with ``seed``
+    (``vision.sources.photo_pools``: a manifest's labels, or the pip reader's count). Raises
+    DemoError when the folder is not one or has no photo of a count in ``needed``.
     """
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise DemoError(_("--source {folder}: not a folder").format(folder=folder))
-    pools: dict[int, list[Photo]] = {2: [], 5: []}
-    manifest = folder / "manifest.csv"
-    if manifest.is_file():
-        with manifest.open(newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r.get("excluded", "0") != "1"]
-        if any(r.get("table_like") == "1" for r in rows):
-            rows = [r for r in rows if r.get("table_like") == "1"]
-        for row in rows:
-            n = int(row["n_dice"])
-            if n in pools and (folder / row["file"]).is_file():
-                values = tuple(int(v) for v in row["values"].split())
-                pools[n].append(Photo(folder / row["file"], n, values))
-    else:
-        import cv2
-
-        from vision.reader import read_dice
-
-        for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
-            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if img is None:
-                continue
-            n = len(read_dice(img).dice)
-            if n in pools:
-                pools[n].append(Photo(path, n, None))
-    rng = np.random.default_rng(seed)
-    for n in pools:
-        pools[n].sort(key=lambda p: str(p.path))
-        rng.shuffle(pools[n])
+    try:
+        pools = vision_photo_pools(folder, seed, (2, 5))
+    except NotADirectoryError:
+        raise DemoError(_("--source {folder}: not a folder").format(folder=folder)) from None
     missing = [n for n in needed if not pools[n]]
     if missing:
         raise DemoError(_("--source {folder}: needs photos of {counts} dice (found {two} of 2 and {five} of 5)")
@@ -264,7 +194,7 @@ class ScriptedEvening:
     source: Path | None = None
     seed: int = 7
     say: Callable[[str], None] = print
-    games: tuple[str, ...] = ("maexle", "biscuit", "yacht")
+    games: tuple[str, ...] = kinds()
     stats: Stats = field(default_factory=Stats)
 
     def __post_init__(self) -> None:
@@ -275,7 +205,7 @@ class ScriptedEvening:
         self._settled: list = []
         self._frame = 0
         self._tapped_at = float("-inf")  # virtual s of the table's last tap
-        unknown = [g for g in self.games if g not in ("maexle", "biscuit", "yacht")]
+        unknown = [g for g in self.games if g not in kinds()]
         if unknown or not self.games:
             raise DemoError(_("the games are maexle, biscuit and yacht, not {games}").format(
                 games=", ".join(unknown) or "—"))
@@ -300,7 +230,7 @@ class ScriptedEvening:
         self.kiosk = Kiosk(self.app, self.commands, size=self.size, buttons=self.buttons)
         self.pipeline = None
 
-    def _table(self, dice: int, seed: int):
+    def table_for(self, dice: int, seed: int):
         """The next game's table and its camera pipeline, set up before the game starts (the kiosk
         then shows this table, not the last game's dice). The detector starts with the dice count
         the kiosk last told the camera; the kiosk tells it when a game needs another."""
@@ -377,7 +307,7 @@ class ScriptedEvening:
         """Tap the choice ``cid`` on the kiosk, as a finger would (a posted FINGERDOWN event)."""
         import pygame
 
-        self._clear_banners()
+        self.clear_banners()
         # A person looks at a screen before tapping it: the kiosk drops a tap so soon after the last
         # one, on a changed screen, as the same finger's bounce (appliance.kiosk.loop.TAP_GUARD_S).
         from appliance.kiosk.loop import TAP_GUARD_S
@@ -408,7 +338,7 @@ class ScriptedEvening:
 
     def press_reveal(self) -> None:
         """Press and release the REVEAL button (a mock GPIO pin, debounced by the kiosk)."""
-        self._clear_banners()
+        self.clear_banners()
         pin = self.pins.pin(17)
         pin.drive_low()
         for _n in range(6):  # held 0.2 s
@@ -417,7 +347,7 @@ class ScriptedEvening:
         for _n in range(3):
             self.frame()
 
-    def _clear_banners(self) -> None:
+    def clear_banners(self) -> None:
         """The table has read the announcements on screen; a tap on each moves on (after its shot)."""
         for _n in range(20):
             if self.app.banner is None and not self.app.banners:
@@ -445,17 +375,19 @@ class ScriptedEvening:
 
     # -- throwing and checking --------------------------------------------------------------------
 
-    def roll(self, table, n: int, values=None, *, keep=(), lift: bool = False, tries: int = 3) -> bool:
+    def roll(self, table, n: int, values=None, *, keep=(), lift: bool = False, seen=None, tries: int = 3) -> bool:
         """Throw ``n`` dice (or lift the cup) until the session takes a roll: the camera's reading,
         or the table's hand entry after unreadable throws or a misread. ``values``: the first
         throw's dice (else random); ``keep``: dice kept out of a Yacht reroll, which stay when a throw
-        the camera cannot read is thrown again. Returns True when taken."""
+        the camera cannot read is thrown again; ``seen``: with ``lift``, what the holder peeked under
+        the cup (None: the table cannot tell). Returns True when taken."""
+        hidden = seen
         session = self.app.session
-        self._clear_banners()  # the table reads the kiosk before it throws
+        self.clear_banners()  # the table reads the kiosk before it throws
         for attempt in range(tries):
             before = len(session.game.actions)
             if lift:
-                seen = self._hidden_values
+                seen = hidden
                 table.lift()
             else:
                 if values is None or attempt > 0:
@@ -523,6 +455,7 @@ class ScriptedEvening:
         self.frame(draw=True)
 
     def dice(self, n: int) -> tuple[int, ...]:
+        """``n`` random dice (the seeded evening's)."""
         return tuple(int(v) for v in self.rng.integers(1, 7, n))
 
     # -- the evening ----------------------------------------------------------------------------
@@ -547,7 +480,7 @@ class ScriptedEvening:
         try:
             self.setup_screen()
             for game in self.games:
-                getattr(self, game)()
+                find_table(game).demo_bot(self).play()
                 self.sessions.append(self.app.session)
         finally:
             self.kiosk.close()
@@ -566,7 +499,7 @@ class ScriptedEvening:
 
     def setup_screen(self) -> None:
         self.frame(draw=True)
-        self.app.seats = ["Ann", "Bo"]
+        self.app.setup.seats = ["Ann", "Bo"]
         self.frame(draw=True)
         self.tap("add", _("adds a player"))
         for ch in "Cy":
@@ -574,9 +507,10 @@ class ScriptedEvening:
         self.frame(draw=True)
         self.tap("named", _("names the new seat {name}").format(name="Cy"))
 
-    def _start(self, kind: str, seats: list[str], rules: dict) -> None:
+    def start(self, kind: str, seats: list[str], rules: dict) -> None:
+        """Choose the game ``kind`` on the setup screen and start it with ``seats`` and ``rules``."""
         self.app.rules[kind] = rules
-        self.app.seats = list(seats)
+        self.app.setup.seats = list(seats)
         self.app.screen = "setup"
         self.tap(f"game:{kind}", _("chooses {game}").format(game=game_name(kind)))
         self.tap("start", _("starts {game} with {players}").format(game=game_name(kind), players=", ".join(seats))
@@ -584,170 +518,6 @@ class ScriptedEvening:
                      rules=", ".join(f"{k} = {v}" for k, v in rules.items())) if rules else ""))
         self._line("")
         self._line(f"== {game_name(kind)} ==")
-
-    # Mäxle ----------------------------------------------------------------------------------------
-
-    def maexle(self) -> None:
-        table = self._table(2, self.seed)
-        self._start("maexle", ["Ann", "Bo", "Cy"], {"limit": 3})
-        session = self.app.session
-        self._hidden_values = None
-        for _turn in range(200):
-            need = session.need
-            if need.kind == "nothing":
-                break
-            if need.kind == "announce":
-                self.maexle_announce(table, need)
-            elif need.kind == "decide":
-                self.maexle_decide(table, need)
-            elif need.kind == "lift":
-                self.table_says(_("{player} lifts the cup").format(player=need.player))
-                self.roll(table, 2, lift=True)
-        self._clear_banners()
-        self.frame(draw=True)
-
-    def _peek(self, table, player: str) -> tuple[int, ...] | None:
-        seen = table.cover(self.dice(2))
-        self._hidden_values = seen
-        self.wait_still(table)
-        if seen is None:
-            self.table_says(_("{player} shakes the cup (the photo table cannot peek: the announcement is a guess)")
-                            .format(player=player))
-        else:
-            self.table_says(_("{player} shakes the cup and peeks: {dice}").format(player=player, dice=dice_text(seen)))
-        return seen
-
-    def _choose_announcement(self, options, seen) -> int:
-        options = list(options)
-        truth = mv.value_of(list(seen)) if seen else None
-        if truth in options and self.rng.random() > 0.2:
-            return truth
-        low = options[: max(1, min(3, len(options)))]
-        return int(low[int(self.rng.integers(len(low)))])
-
-    def maexle_announce(self, table, need) -> None:
-        seen = self._peek(table, need.player)
-        self._announce(need.player, need.options, seen)
-
-    def _announce(self, player: str, options, seen) -> None:
-        value = self._choose_announcement(options, seen)
-        honest = seen is not None and mv.value_of(list(seen)) == value
-        if seen is None:
-            why = _("{player} announces {value}")
-        else:
-            why = _("{player} announces {value} (true)") if honest else _("{player} announces {value} (a bluff)")
-        self.tap(f"announce:{value}", why.format(player=player, value=maexle_value(value)))
-
-    def maexle_decide(self, table, need) -> None:
-        standing = self.app.session.game.announcement["value"]
-        from appliance.coach import maexle_odds
-
-        holds = float(maexle_odds(standing).p_at_least)
-        if standing == 21 and "accept" in need.actions and self.rng.random() < 0.5:
-            self.tap("accept", _("{player} accepts the Mäxle without looking").format(player=need.player))
-            return
-        if "announce" in need.actions and self.rng.random() < holds:
-            self.tap("believe", _("{player} believes {value}").format(player=need.player, value=maexle_value(standing)))
-            seen = self._peek(table, need.player)
-            self._announce(need.player, self.app.session.need.options, seen)
-            return
-        self.table_says(_("{player} doubts {value} and presses REVEAL").format(player=need.player,
-                                                                             value=maexle_value(standing)))
-        self.press_reveal()
-
-    # Biscuit --------------------------------------------------------------------------------------
-
-    # The scripted throws: finding the Biscuit, then every kind of row (RULES.md §2), the seed's duel
-    # (challenger 9, Biscuit 6), a rule and its breaking, thumbs, and a 3 that ends a reign.
-    BISCUIT_THROWS = [(2, 3), (6, 1), (1, 1), (2, 2), (1, 2), (4, 5), (2, 4), (6, 6), (4, 6), (5, 6), (4, 5),
-                      (1, 4), (3, 4), (3, 3), (3, 5), (2, 5), (5, 5), (1, 3)]
-
-    def biscuit(self) -> None:
-        table = self._table(2, self.seed + 1)
-        self._start("biscuit", ["Ann", "Bo", "Cy", "Dace"], {})
-        session = self.app.session
-        throws = list(self.BISCUIT_THROWS)
-        broke = False
-        for _turn in range(60):
-            need = session.need
-            if need.kind == "roll":
-                if not throws:
-                    break
-                self.roll(table, 2, throws.pop(0))
-                if session.game.rule and not broke:
-                    broke = True
-                    who = session.players[int(self.rng.integers(len(session.players)))]
-                    self.tap("breaker", _("someone forgets the rule"))
-                    self.tap(f"broke:{who}", _("{player} broke the rule").format(player=who))
-            elif need.kind == "pick":
-                count = int(need.raw.get("count", 1))
-                options = [p for p in need.options]
-                picks = [options[int(i)] for i in self.rng.permutation(len(options))[:count]]
-                for p in picks:
-                    self.tap(f"pick:{p}", _("{player} picks {picked}").format(player=need.player, picked=p))
-                if need.raw.get("repeats"):
-                    self.tap("picked")
-            elif need.kind == "thumbs":
-                last = session.players[int(self.rng.integers(len(session.players)))]
-                self.tap(f"thumbs:{last}", _("{player} was the last with the thumb").format(player=last))
-            else:
-                break
-        self._clear_banners()
-        self.tap("menu", _("opens the menu"))
-        self.tap("end", _("ends Biscuit (it has no end of its own)"))
-        self._clear_banners()
-        self.frame(draw=True)
-
-    # Yacht ----------------------------------------------------------------------------------------
-
-    def yacht(self) -> None:
-        table = self._table(5, self.seed + 2)
-        self._start("yacht", ["Ann", "Bo"], {})
-        session = self.app.session
-        from appliance.coach import yacht_hint
-
-        self.table_says(_("the players follow the coach, but reroll at most once a turn to keep the demo short "
-                          "(the rules allow two rerolls)"))
-
-        shown_sheet = shown_fix = False
-        for _turn in range(200):
-            need = session.need
-            if need.kind == "nothing":
-                break
-            if need.kind == "roll":
-                self.roll(table, 5)
-            elif need.kind == "declare":
-                hint = yacht_hint(session.game.dice, self._used(need.player), rules=session.rules)
-                category = hint.category if hint else need.options[0]
-                self.tap(f"declare:{category}", _("{player} declares {category} (the coach's pick)").format(
-                    player=need.player, category=category_name(category)))
-            elif need.kind == "reroll":
-                left = int(need.raw.get("rolls_left", 0))
-                hint = yacht_hint(session.game.dice, self._used(need.player), session.game.declared, left,
-                                  rules=session.rules)
-                if hint is None or hint.action == "stop" or left < 2:
-                    # The players follow the coach but reroll at most once a turn (the transcript
-                    # says so): second rerolls made the evening half as long again.
-                    self.tap("stop", _("{player} stops and scores").format(player=need.player))
-                else:
-                    new = tuple(hint.keep) + self.dice(len(hint.reroll))
-                    self.table_says(ngettext("{player} keeps {keep} and rolls {n} die again",
-                                             "{player} keeps {keep} and rolls {n} dice again", len(hint.reroll))
-                                    .format(player=need.player, keep=dice_text(hint.keep) or "—", n=len(hint.reroll)))
-                    self.roll(table, 5, new, keep=hint.keep)
-            if not shown_sheet and session.game.round == 2:
-                shown_sheet = True
-                self.tap("sheet", _("looks at the score sheet"))
-                self.tap("back")
-            if not shown_fix and need.kind == "roll" and session.need.kind == "declare":
-                shown_fix = True
-                self.show_correction(table)
-        self._clear_banners()
-        self.frame(draw=True)
-
-    def _used(self, player: str) -> list[str]:
-        sheet = self.app.session.game.sheet
-        return [c for c, v in sheet.get(player, {}).items() if v is not None]
 
 
 # --------------------------------------------------------------------------------------- window
@@ -775,7 +545,7 @@ def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, ma
         need = s.need if s is not None else None
         if need is None or need.kind == "nothing":
             return
-        if s.kind == "maexle":
+        if find_table(s.kind).cup:
             if need.kind == "lift":
                 pipeline.call(lambda src: table.lift())
             else:
@@ -783,7 +553,7 @@ def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, ma
                 pipeline.call(lambda src: table.cover(values))
                 app.say(_("Under the cup: {dice} (only you peek)").format(dice=dice_text(values)), seconds=4)
         else:
-            n = need.dice or (2 if s.kind == "biscuit" else 5)
+            n = need.dice or find_table(s.kind).dice
             values = [int(v) for v in rng.integers(1, 7, n)]
             pipeline.call(lambda src: table.throw(values))
 

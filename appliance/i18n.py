@@ -12,8 +12,8 @@ for ``pip install -e .`` (this project's way), a wheel and a source checkout ali
 once per language. Workflow for translators: ``appliance/locale/README.md``.
 
 Placeholders use ``str.format`` names: ``_("{player} drinks").format(player=name)``. The texts
-themselves, the games' names and the drink words included, are built in ``appliance.kiosk.words``
-and ``appliance.kiosk.view``; this module is only the mechanism.
+themselves, the games' names and the drink words included, are built in ``appliance.table``,
+``appliance.kiosk.words`` and ``appliance.kiosk.view``; this module is only the mechanism.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 Every control only *enqueues* a :class:`Command`; the kiosk's UI loop drains the queue and decides
 what a command means now (the game may not expect it). Controls:
 
-- the REVEAL push button on a GPIO pin (gpiozero ``Button``, internal pull-up, wired to ground), and
-  optional extra GPIO buttons, each with our own time-based debounce (:class:`PressClassifier`);
+- the REVEAL push button on a GPIO pin (:class:`RevealButton`, a gpiozero ``Button`` with internal
+  pull-up, wired to ground, and the LED in it), and optional extra GPIO buttons
+  (:class:`ButtonBoard`), each with our own time-based debounce (:class:`PressClassifier`);
   gpiozero's mock pins do not debounce, and the clock is injectable so tests are deterministic;
 - the touch screen and a mouse (:class:`PointerInput`): a tap is one tap, although SDL sends a finger
   event *and* a synthetic mouse event for each touch;
@@ -155,74 +156,83 @@ class PressClassifier:
             self._emit("long" if t - self._down_at >= self.long_s else "short")
 
 
-class GpioButtons:
-    """The REVEAL button and optional extra buttons on GPIO pins, via gpiozero.
+class _Pins:
+    """Push buttons on GPIO pins (gpiozero ``Button``, internal pull-up, wired to ground), each
+    debounced and classified by its own :class:`PressClassifier`."""
 
-    reveal_pin: BCM pin number of REVEAL (button between the pin and ground; internal pull-up).
-    led_pin: BCM pin of the LED in the REVEAL button, or None (see :meth:`light`).
-    extra: {BCM pin: command} for extra buttons; a short press of one enqueues
-        ``Command("press", command)`` (e.g. "accept", "undo", "next"); REVEAL enqueues ``reveal``
-        (short) or ``correct`` (held ``long_press_s``).
-    clock, bounce_s, long_press_s: see :class:`PressClassifier`.
-    pin_factory: a gpiozero pin factory (None: gpiozero's default, e.g. lgpio on the Pi, the mock
-        factory in tests).
-
-    Call :meth:`poll` every UI frame; :meth:`close` releases the pins. Raises gpiozero's errors
-    (e.g. ``BadPinFactory``) when no GPIO is available; the kiosk then runs without buttons.
-    """
-
-    def __init__(self, commands: CommandQueue, reveal_pin: int, *, extra: dict[int, str] | None = None,
-                 clock: Callable[[], float] = time.monotonic, bounce_s: float = 0.05,
-                 long_press_s: float = 1.5, led_pin: int | None = None, pin_factory=None) -> None:
-        from gpiozero import LED, Button  # imported here: --help and the pure core never need it
-
-        self._commands = commands
-        self._buttons = []
+    def __init__(self, *, clock: Callable[[], float], bounce_s: float, long_press_s: float, pin_factory) -> None:
+        self._clock, self._bounce_s, self._long_s = clock, bounce_s, long_press_s
+        self._pin_factory = pin_factory
+        self._devices: list = []
         self._classifiers: list[PressClassifier] = []
-        self._led = None
-        self._light = "off"
 
-        def reveal_emit(kind: str) -> None:
-            if kind == "short":  # a reveal counts for the moment it went down (see Command "reveal")
-                commands.put(Command("reveal", self._classifiers[0].down_at, source="button"))
-            else:
-                commands.put(Command("correct", source="button"))
+    def _add(self, pin: int, emit: Callable[[str], None]) -> PressClassifier:
+        from gpiozero import Button  # imported here: --help and the pure core never need it
 
-        def extra_emit(name: str) -> Callable[[str], None]:
-            def emit(kind: str) -> None:
-                if kind == "short":  # extra buttons have no long press
-                    commands.put(Command("press", name, source="button"))
-            return emit
-
-        pins = [(reveal_pin, reveal_emit)] + [(pin, extra_emit(name)) for pin, name in (extra or {}).items()]
-        try:
-            for pin, emit in pins:
-                classifier = PressClassifier(emit, clock=clock, bounce_s=bounce_s, long_s=long_press_s)
-                # bounce_time=None: gpiozero's own debounce would drop edges we need to see.
-                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                button.when_pressed = lambda c=classifier: c.edge(True)
-                button.when_released = lambda c=classifier: c.edge(False)
-                self._buttons.append(button)
-                self._classifiers.append(classifier)
-            if led_pin is not None:
-                self._led = LED(led_pin, pin_factory=pin_factory)
-        except Exception:
-            self.close()
-            raise
+        classifier = PressClassifier(emit, clock=self._clock, bounce_s=self._bounce_s, long_s=self._long_s)
+        # bounce_time=None: gpiozero's own debounce would drop edges we need to see.
+        button = Button(pin, pull_up=True, bounce_time=None, pin_factory=self._pin_factory)
+        button.when_pressed = lambda c=classifier: c.edge(True)
+        button.when_released = lambda c=classifier: c.edge(False)
+        self._devices.append(button)
+        self._classifiers.append(classifier)
+        return classifier
 
     def poll(self) -> None:
         """Debounce and classify what the pins did since the last poll (UI thread, every frame)."""
         for classifier in self._classifiers:
             classifier.poll()
 
+    def close(self) -> None:
+        """Release every pin (safe to call twice)."""
+        for device in self._devices:
+            device.close()
+        self._devices.clear()
+
+
+class RevealButton(_Pins):
+    """The REVEAL push button, and the LED in it, as gpiozero names a ``Button``.
+
+    pin: BCM pin number of REVEAL (button between the pin and ground; internal pull-up). A short
+    press enqueues ``reveal`` (with when it went down), one held ``long_press_s`` ``correct``.
+    led_pin: BCM pin of the LED in the button, or None (see :meth:`light`).
+    clock, bounce_s, long_press_s: see :class:`PressClassifier`. pin_factory: a gpiozero pin
+    factory (None: gpiozero's default, e.g. lgpio on the Pi, the mock factory in tests).
+    Raises gpiozero's errors (e.g. ``BadPinFactory``) when no GPIO is available.
+    """
+
+    def __init__(self, commands: CommandQueue, pin: int, *, led_pin: int | None = None,
+                 clock: Callable[[], float] = time.monotonic, bounce_s: float = 0.05,
+                 long_press_s: float = 1.5, pin_factory=None) -> None:
+        super().__init__(clock=clock, bounce_s=bounce_s, long_press_s=long_press_s, pin_factory=pin_factory)
+        self._led = None
+        self._light = "off"
+
+        def emit(kind: str) -> None:
+            if kind == "short":  # a reveal counts for the moment it went down (see Command "reveal")
+                commands.put(Command("reveal", self._press.down_at, source="button"))
+            else:
+                commands.put(Command("correct", source="button"))
+
+        try:
+            self._press = self._add(pin, emit)
+            if led_pin is not None:
+                from gpiozero import LED
+
+                self._led = LED(led_pin, pin_factory=pin_factory)
+                self._devices.append(self._led)
+        except Exception:
+            self.close()
+            raise
+
     @property
-    def reveal_held(self) -> bool:
+    def held(self) -> bool:
         """True while REVEAL is (debounced) held down: the kiosk can show the long-press progress."""
-        return bool(self._classifiers) and self._classifiers[0].pressed
+        return self._press.pressed
 
     def light(self, state: str) -> None:
-        """The LED in the REVEAL button (``led_pin``): "on" (a reveal is taken now), "blink" (lift
-        the cup), "off". Does nothing without an LED or when the state is unchanged."""
+        """The LED (``led_pin``): "on" (a reveal is taken now), "blink" (lift the cup), "off". Does
+        nothing without an LED or when the state is unchanged."""
         if self._led is None or state == self._light:
             return
         self._light = state
@@ -234,11 +244,76 @@ class GpioButtons:
             self._led.off()
 
     def close(self) -> None:
-        """Release every pin (safe to call twice)."""
-        for device in self._buttons + ([self._led] if self._led is not None else []):
-            device.close()
-        self._buttons.clear()
+        super().close()
         self._led = None
+
+
+class ButtonBoard(_Pins):
+    """The extra push buttons (config ``[gpio.buttons]``), as gpiozero names a ``ButtonBoard``.
+
+    buttons: {BCM pin: command}; a short press of one enqueues ``Command("press", command)`` (e.g.
+    "accept", "undo", "menu"); extra buttons have no long press. clock, bounce_s, long_press_s,
+    pin_factory: as for :class:`RevealButton`.
+    """
+
+    def __init__(self, commands: CommandQueue, buttons: dict[int, str], *,
+                 clock: Callable[[], float] = time.monotonic, bounce_s: float = 0.05,
+                 long_press_s: float = 1.5, pin_factory=None) -> None:
+        super().__init__(clock=clock, bounce_s=bounce_s, long_press_s=long_press_s, pin_factory=pin_factory)
+
+        def emit_for(name: str) -> Callable[[str], None]:
+            def emit(kind: str) -> None:
+                if kind == "short":
+                    commands.put(Command("press", name, source="button"))
+            return emit
+
+        try:
+            for pin, name in buttons.items():
+                self._add(pin, emit_for(name))
+        except Exception:
+            self.close()
+            raise
+
+
+class GpioButtons:
+    """Everything a maker wires: the :class:`RevealButton` (``reveal``) and the extra buttons'
+    :class:`ButtonBoard` (``board``), polled and released together by the kiosk.
+
+    reveal_pin, led_pin: the REVEAL button's pins; extra: {BCM pin: command} for the board.
+    clock, bounce_s, long_press_s, pin_factory: see :class:`RevealButton`.
+    Call :meth:`poll` every UI frame; :meth:`close` releases the pins. Raises gpiozero's errors
+    (e.g. ``BadPinFactory``) when no GPIO is available; the kiosk then runs without buttons.
+    """
+
+    def __init__(self, commands: CommandQueue, reveal_pin: int, *, extra: dict[int, str] | None = None,
+                 clock: Callable[[], float] = time.monotonic, bounce_s: float = 0.05,
+                 long_press_s: float = 1.5, led_pin: int | None = None, pin_factory=None) -> None:
+        timing = {"clock": clock, "bounce_s": bounce_s, "long_press_s": long_press_s, "pin_factory": pin_factory}
+        self.reveal = RevealButton(commands, reveal_pin, led_pin=led_pin, **timing)
+        try:
+            self.board = ButtonBoard(commands, extra or {}, **timing)
+        except Exception:
+            self.reveal.close()
+            raise
+
+    def poll(self) -> None:
+        """Debounce and classify what the pins did since the last poll (UI thread, every frame)."""
+        self.reveal.poll()
+        self.board.poll()
+
+    @property
+    def reveal_held(self) -> bool:
+        """True while REVEAL is (debounced) held down."""
+        return self.reveal.held
+
+    def light(self, state: str) -> None:
+        """The LED in the REVEAL button (see :meth:`RevealButton.light`)."""
+        self.reveal.light(state)
+
+    def close(self) -> None:
+        """Release every pin (safe to call twice)."""
+        self.reveal.close()
+        self.board.close()
 
 
 # --------------------------------------------------------------------------------------- pointer

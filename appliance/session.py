@@ -4,7 +4,8 @@ A session wraps one engine game (``appliance.games``) and adds what the table ar
 
 - it turns a settled camera reading into a ``roll`` action, but only when the engine expects a roll
   with that many dice; an unreadable reading, a wrong count, or dice at the wrong moment change
-  nothing and come back as a clear problem for the screen;
+  nothing and come back as a :class:`Problem`, a code the kiosk words (as vision says
+  ``unreadable(kind=...)``): the session speaks in events and codes, never in sentences;
 - it keeps the game log durable: with a store (``appliance.store.Store``), every accepted action is
   recorded *before* its announcement is returned, and ``announced(seq)`` marks it seen afterwards,
   so a pulled plug loses nothing announced and announces nothing twice;
@@ -21,8 +22,6 @@ import logging
 from dataclasses import dataclass, field
 
 from appliance.games import RestoreError, new_game, replay
-from appliance.i18n import _
-from appliance.kiosk.words import Announcement, announcements, unreadable_reason
 from vision.reading import DiceReading
 
 log = logging.getLogger(__name__)
@@ -60,39 +59,59 @@ class Need:
                    step=str(expects.get("step") or ""), raw=dict(expects))
 
 
+# Problem codes (Problem.code), each with the fields it fills in.
+PROBLEMS = (
+    "ended",       # the game has ended (the table left it)
+    "refused",     # the engine refused the action: reason (the engine's English)
+    "unsaved",     # the store could not record it: reason (the error's text)
+    "over",        # dice while the game is over
+    "not_now",     # dice (or an extra button) while something else is due: need
+    "unreadable",  # the reading is unreadable: reading (its ``kind`` says why)
+    "count",       # another number of dice than the roll needs: found, needed
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why an input changed nothing, as a code (one of PROBLEMS) and its facts; the kiosk says it
+    in the table's language (``appliance.kiosk.words.problem_text``)."""
+
+    code: str
+    reason: str = ""
+    need: "Need | None" = None
+    reading: DiceReading | None = None
+    found: int = 0
+    needed: int = 0
+
+
 @dataclass
 class Outcome:
     """What one input did.
 
     accepted: True when the engine took an action (it is in the log, durable if there is a store).
     action: the action taken or refused ({"roll": [...]}, {"announce": 54}, ...), None if none.
-    events: the engine's events (RULES.md §4), empty when nothing was taken.
-    announcements: the texts for the table, built from the events (words.announcements).
-    problem: a translated sentence for the screen when nothing was taken ("" otherwise).
+    events: the engine's events (RULES.md §4), empty when nothing was taken; the kiosk announces
+        them (``appliance.table.events``).
+    problem: why nothing was taken, when there is something to say (None otherwise).
     seq: the action's place in the store's log (call ``Session.announced(seq)`` once shown), or None.
     """
 
     accepted: bool
     action: dict | None = None
     events: list[dict] = field(default_factory=list)
-    announcements: list[Announcement] = field(default_factory=list)
-    problem: str = ""
+    problem: Problem | None = None
     seq: int | None = None
 
 
 class Session:
     """One game at the table. Create with :meth:`start` (a new game) or :meth:`resume` (the store's
-    unfinished game); never raises for anything the table does.
+    unfinished game); never raises for anything the table does."""
 
-    drink_word: the config's unit for drinks ("sip", "drink", "point", ...), used in announcements.
-    """
-
-    def __init__(self, game, *, store=None, game_id: int | None = None, drink_word: str = "sip",
+    def __init__(self, game, *, store=None, game_id: int | None = None,
                  history: list[tuple[dict, list[dict]]] | None = None) -> None:
         self.game = game
         self.store = store
         self.game_id = game_id
-        self.drink_word = drink_word
         self.ended = False
         # Where the accepted rolls came from ("camera", "hand"): the demo and the log say it.
         self.roll_sources: dict[str, int] = {}
@@ -102,16 +121,16 @@ class Session:
     # -- creating ---------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, setup: dict, *, store=None, drink_word: str = "sip") -> "Session":
+    def start(cls, setup: dict, *, store=None) -> "Session":
         """A new game from its setup line ({"game", "players", "rules"}); saved at once if there is a
         store. Raises ``SetupError`` (a ValueError naming the bad key) for a bad setup."""
         game = new_game(setup)
         game_id = store.start_game(game.setup) if store is not None else None
         log.info("new game %s: %s", game_id, game.setup)
-        return cls(game, store=store, game_id=game_id, drink_word=drink_word)
+        return cls(game, store=store, game_id=game_id)
 
     @classmethod
-    def resume(cls, store, *, drink_word: str = "sip") -> tuple["Session", list[Outcome]] | None:
+    def resume(cls, store) -> tuple["Session", list[Outcome]] | None:
         """The store's unfinished game, rebuilt from its log, and the outcomes still to announce
         (actions recorded but not marked announced before the power went); None if there is none.
 
@@ -129,10 +148,10 @@ class Session:
         history: list[tuple[dict, list[dict]]] = []
         for action, events in zip(saved.actions, saved.events):
             _track(history, action, events)
-        session = cls(game, store=store, game_id=saved.id, drink_word=drink_word, history=history)
+        session = cls(game, store=store, game_id=saved.id, history=history)
         # A game that ended just before the power went comes back only for its last announcements.
         session.ended = bool(getattr(saved, "ended", False))
-        pending = [Outcome(True, action, events, session._announce(events), seq=seq)
+        pending = [Outcome(True, action, events, seq=seq)
                    for seq, action, events in saved.pending]
         log.info("resumed game %s after %d actions (%d to announce)", saved.id, len(saved.actions), len(pending))
         return session, pending
@@ -199,13 +218,13 @@ class Session:
         # a game the table left (Biscuit, "End this game") is closed.
         reopen = self.ended and self.over and action.get("undo") is True
         if self.ended and not reopen:
-            return Outcome(False, action, problem=_("This game has ended"))
+            return Outcome(False, action, problem=Problem("ended"))
         before = list(self.game.actions)  # the log so far: an unsaved action is taken back by replaying it
         events = self.game.apply(action)
         if events and "error" in events[0]:
             reason = events[0]["error"].get("reason", "")
             log.info("refused %s from %s: %s", action, source, reason)
-            return Outcome(False, action, events, problem=_("Not allowed now: {reason}").format(reason=reason))
+            return Outcome(False, action, events, problem=Problem("refused", reason=reason))
         seq = None
         if self.store is not None:
             try:
@@ -214,7 +233,7 @@ class Session:
                 # Replayed, not undone: an unsaved ``undo`` taken back by another undo would lose one more.
                 self.game, _events = replay(self.game.setup, before)
                 log.exception("could not save %s", action)
-                return Outcome(False, action, problem=_("Could not save the game: {error}").format(error=exc))
+                return Outcome(False, action, problem=Problem("unsaved", reason=str(exc)))
         _track(self._in_effect, action, events)
         if reopen:
             self.ended = False
@@ -223,7 +242,7 @@ class Session:
         log.info("%s from %s -> %s", action, source, [e for e in events if "turn" not in e])
         if self.over and not self.ended:
             self._end(self.game.expects.get("winner"))
-        return Outcome(True, action, events, self._announce(events), seq=seq)
+        return Outcome(True, action, events, seq=seq)
 
     def dice(self, reading: DiceReading, *, source: str = "camera") -> Outcome:
         """A settled reading from the camera: the roll the engine expects now, if it is one.
@@ -237,14 +256,12 @@ class Session:
             if not reading.ok:
                 return Outcome(False)  # a cup, a hand, a blur while no roll is due: nothing to say
             if need.kind == "nothing":
-                return Outcome(False, problem=_("The game is over"))
-            return Outcome(False, problem=_("Not now: {what}").format(what=waiting_for(need)))
+                return Outcome(False, problem=Problem("over"))
+            return Outcome(False, problem=Problem("not_now", need=need))
         if not reading.ok and reading.kind != "count":
-            return Outcome(False, problem=_("Cannot read the dice ({reason}). Throw again, or fix them by hand.")
-                           .format(reason=unreadable_reason(reading)))
+            return Outcome(False, problem=Problem("unreadable", reading=reading))
         if len(reading.dice) != need.dice or reading.kind == "count":
-            return Outcome(False, problem=_("{found} dice seen, {needed} needed. Throw again.")
-                           .format(found=len(reading.dice), needed=need.dice))
+            return Outcome(False, problem=Problem("count", found=len(reading.dice), needed=need.dice))
         return self.act({"roll": list(reading.values)}, source=source)
 
     def by_hand(self, values, *, source: str = "hand") -> Outcome:
@@ -273,9 +290,6 @@ class Session:
         if self.store is not None:
             self.store.end_game(self.game_id, self.tally(), winner)
 
-    def _announce(self, events: list[dict]) -> list[Announcement]:
-        return announcements(events, self.players, self.drink_word, kind=self.kind)
-
 
 def _track(history: list[tuple[dict, list[dict]]], action: dict, events: list[dict]) -> None:
     """Keep the list of actions in effect: an undo takes the last one back."""
@@ -284,18 +298,6 @@ def _track(history: list[tuple[dict, list[dict]]], action: dict, events: list[di
             history.pop()
     else:
         history.append((action, events))
-
-
-def waiting_for(need: Need) -> str:
-    """What the table must do now instead of what it tried (a roll, an extra button), in words."""
-    who = need.player or ""
-    return {
-        "announce": _("{player} announces first"),
-        "decide": _("{player} believes or reveals first"),
-        "pick": _("{player} picks first"),
-        "thumbs": _("the thumbs race first"),
-        "declare": _("{player} declares a category first"),
-    }.get(need.kind, _("{player} must act first")).format(player=who)
 
 
 def counts_total(*tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
@@ -309,4 +311,4 @@ def counts_total(*tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, int
     return out
 
 
-__all__ = ["Need", "Outcome", "Session", "counts_total", "waiting_for"]
+__all__ = ["PROBLEMS", "Need", "Outcome", "Problem", "Session", "counts_total"]

@@ -9,16 +9,33 @@ returns, the action is on disk. The session's order for every accepted action is
 
 so after a power cut nothing announced is lost (the action is in the log) and nothing finished is
 announced twice (the mark). An announcement cut off mid-way is shown again: ``pending`` lists it.
+For example, an action recorded but not yet shown when the power goes:
 
-On start::
+>>> import tempfile
+>>> from appliance.games import new_game, replay
+>>> state_dir = tempfile.mkdtemp()
+>>> store = Store.open(state_dir)
+>>> game = new_game({"game": "maexle", "players": ["Ann", "Bo"]})
+>>> game_id = store.start_game(game.setup)
+>>> seq = store.record(game_id, {"announce": 54}, game.apply({"announce": 54}))
+>>> store.close()  # the plug is pulled before the announcement showed
 
-    store = Store.open(cfg.state_dir)
-    if store.notice:                      # the old file was damaged/empty/foreign and moved aside
-        kiosk.show(store.notice)          # one translated sentence naming where it went
-    saved = store.unfinished()            # SavedGame or None
-    if saved:
-        game, _ = replay(saved.setup, saved.actions)
-        for seq, action, events in saved.pending: announce(events); store.mark_announced(saved.id, seq)
+On start: a notice (the old file was damaged, empty or foreign and moved aside: one translated
+sentence naming where it went) is shown, the unfinished game (a ``SavedGame`` or None) replays, and
+its pending announcements are shown and marked:
+
+>>> store = Store.open(state_dir)
+>>> store.notice is None
+True
+>>> saved = store.unfinished()
+>>> game, _ = replay(saved.setup, saved.actions)
+>>> [(seq, action) for seq, action, events in saved.pending]
+[(1, {'announce': 54})]
+>>> store.mark_announced(saved.id, 1)
+>>> store.unfinished().pending
+[]
+>>> store.close()
+>>> import shutil; shutil.rmtree(state_dir)
 
 A game ends with ``end_game(id, tally, winner)``; ``evening()`` sums the tallies of the evening's
 ended games (drinks and penalty points per player); ``new_evening()`` starts the count again. A saved

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision.reading import Die
-from vision.sources import EndOfFrames, Frame, SourceClosed
+from vision.frames import EndOfFrames, Frame, SourceClosed
 
 BGR = tuple[int, int, int]
 

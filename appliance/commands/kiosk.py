@@ -58,53 +58,24 @@ class Appliance:
         self.log = __import__("logging").getLogger("appliance.kiosk")
 
     def run(self) -> int:
-        import os
+        """The appliance until SIGTERM or the window closes; returns the exit status."""
         import signal
 
-        from appliance import i18n
-        from appliance.i18n import _
         from appliance.inputs import Command, CommandQueue
-        from appliance.kiosk.app import App, Hooks, start_language
-        from appliance.store import Store, StoreError
 
-        cfg = self.cfg
-        i18n.set_language(cfg.language)  # the store's notice of a damaged file is worded in it
-        try:
-            store = Store.open(cfg.state_dir)
-        except StoreError as exc:
-            return self.service.fail(f"dicetable kiosk: {exc}", 1)
-        if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
-            self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
-        start_language(store, cfg.language)  # the language button's last choice, if the config kept its language
-        driver = video_driver(cfg.display.driver, self.windowed)
-        if driver is not None:
-            os.environ["SDL_VIDEODRIVER"] = driver
+        store = self._store()
+        if isinstance(store, int):
+            return store
         commands = CommandQueue()
         voice, sounds = self._sound()
-        pipeline = worker = None
-
-        def announce(items) -> None:
-            if voice is not None:
-                for a in items:
-                    voice.say(a.text)
-
-        def sound(name: str) -> None:
-            if sounds is not None:
-                sounds.play(name)
-
-        app = App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
-                  maexle_odds=cfg.coach.maexle_odds, config_language=cfg.language,
-                  hooks=Hooks(announce=announce, sound=sound))
+        app = self._app(store, voice, sounds)
         pipeline, worker = self._camera(commands, app)
         buttons = self._buttons(commands)
-        if pipeline is not None:
-            app.hooks.expect, app.hooks.reread = pipeline.expect, pipeline.reread
-        app.resume()
-        if pipeline is None:
-            app.say(_("No camera: enter the dice by hand (Fix dice)"), seconds=30)
+        self._resume(app, pipeline)
 
         from appliance.kiosk.loop import Kiosk
 
+        cfg = self.cfg
         fullscreen = cfg.display.fullscreen and not self.windowed
         try:
             kiosk = Kiosk(app, commands, size=cfg.display.size if (cfg.display.size or not fullscreen) else None,
@@ -119,7 +90,7 @@ class Appliance:
         kiosk.step()  # the first frame on screen
         # English, as the journal: it is the operator's `systemctl status` line, and sdnotify sends
         # Latin-1 only (a Latvian or Russian status was dropped, READY=1 with it: no start, a restart loop).
-        self.service.ready(f"{app.session.kind if app.session else 'setup'}, {len(app.seats)} players")
+        self.service.ready(f"{app.session.kind if app.session else 'setup'}, {len(app.setup.seats)} players")
         try:
             kiosk.run()
         finally:
@@ -127,6 +98,58 @@ class Appliance:
             kiosk.close()
             self._stop(worker, None, voice, store)
         return 0
+
+    def _store(self):
+        """The saved games in the kiosk's language, and the display driver set; or the exit status
+        when the state directory cannot be written."""
+        import os
+
+        from appliance import i18n
+        from appliance.kiosk.app import start_language
+        from appliance.store import Store, StoreError
+
+        cfg = self.cfg
+        i18n.set_language(cfg.language)  # the store's notice of a damaged file is worded in it
+        try:
+            store = Store.open(cfg.state_dir)
+        except StoreError as exc:
+            return self.service.fail(f"dicetable kiosk: {exc}", 1)
+        if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
+            self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
+        start_language(store, cfg.language)  # the language button's last choice, if the config kept its language
+        driver = video_driver(cfg.display.driver, self.windowed)
+        if driver is not None:
+            os.environ["SDL_VIDEODRIVER"] = driver
+        return store
+
+    def _app(self, store, voice, sounds):
+        """The kiosk's core, its announcements spoken and its sounds played."""
+        from appliance.kiosk.app import App, Hooks
+
+        def announce(items) -> None:
+            if voice is not None:
+                for a in items:
+                    voice.say(a.text)
+
+        def sound(name: str) -> None:
+            if sounds is not None:
+                sounds.play(name)
+
+        cfg = self.cfg
+        return App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
+                   maexle_odds=cfg.coach.maexle_odds, config_language=cfg.language,
+                   hooks=Hooks(announce=announce, sound=sound))
+
+    @staticmethod
+    def _resume(app, pipeline) -> None:
+        """Wire the camera to the app and continue the saved game, if any."""
+        from appliance.i18n import _
+
+        if pipeline is not None:
+            app.hooks.expect, app.hooks.reread = pipeline.expect, pipeline.reread
+        app.resume()
+        if pipeline is None:
+            app.say(_("No camera: enter the dice by hand (Fix dice)"), seconds=30)
 
     def _sound(self):
         try:

@@ -3,8 +3,8 @@
 A game log is JSON Lines (../shared/RULES.md §4): the first line is the setup, every later line one
 action. LOG may also be the appliance's saved games (the state directory, e.g. /var/lib/dicetable, or
 its dicetable.sqlite3): the latest game, or the one given with --game, is replayed from there, read
-only. Each action is printed with its line number and the events it gave; with --json every event
-is one JSON line instead (the first is the opening turn). A line that is not UTF-8 or not JSON, or
+only. Each action is printed with its line number and the events it gave, in the English of each game's
+table module (``appliance.table``); with --json every event is one JSON line instead (the first is the opening turn). A line that is not UTF-8 or not JSON, or
 a setup the engine cannot start, is reported on standard error with its line number. Exit status: 0, or 1 if a
 line was malformed or an action refused.
 """
@@ -19,6 +19,8 @@ from typing import Any, TextIO
 
 from appliance.games import SetupError, new_game
 from appliance.games.engine import brief
+from appliance.table import find_table
+from appliance.table.events import english
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,9 +100,13 @@ def replay_lines(lines: list[str], name: str, *, as_json: bool, out: TextIO, err
         print(f"{name}:{n}: bad setup: {exc}", file=err)
         return 1
 
+    table = find_table(game.name)()
+
     def show(events: list[dict]) -> None:
-        for event in events:
-            print(json.dumps(event, ensure_ascii=False) if as_json else f"{'':6}{describe(event)}", file=out)
+        lines = [json.dumps(event, ensure_ascii=False) for event in events] if as_json else \
+            [f"{'':6}{line}" for line in english(table, events)]
+        for line in lines:
+            print(line, file=out)
 
     if not as_json:
         rules = ", ".join(f"{k}={_word(v)}" for k, v in game.rules.items())
@@ -171,99 +177,3 @@ def _word(value: Any) -> str:
     if value is False:
         return "off"
     return "none" if value is None else str(value)
-
-
-def _names(players: list[str]) -> str:
-    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
-
-
-def _dice(dice: list[int]) -> str:
-    return " ".join(str(d) for d in dice)
-
-
-def describe(event: dict) -> str:
-    """One engine event (RULES.md §4) as a line of English; unknown events as their JSON."""
-    (kind, p), = event.items()
-    if kind == "turn":
-        return "-> " + _describe_turn(p)
-    if kind == "error":
-        return f"refused: {p['reason']}"
-    if kind == "undone":
-        return f"undone: {json.dumps(p, ensure_ascii=False)}"
-    if kind == "penalty":
-        return f"{p['player']} takes {p['points']} penalty point{'s' * (p['points'] != 1)}: {p['why']}"
-    if kind == "drink":
-        return f"{p['player']} drinks {p['count']}: {p['why']}"
-    if kind == "out":
-        return f"{p} is out"
-    if kind == "winner":
-        return f"{p[0]} wins" if len(p) == 1 else f"{_names(p)} share the win"
-    if kind == "announcement":
-        return f"{p['player']} announces {_said(p['value'])} to {p['to']}"
-    if kind == "blind_pass":
-        return f"{p['player']} passes {_said(p['value'])} on to {p['to']} without rolling"
-    if kind == "revealed" and p["lift"] == "self_reveal":  # fresh dice: no verdict on the announcer
-        return f"{p['player']} shows their own dice: {_dice(p['dice'])} = {_said(p['value'])} " \
-               f"instead of beating {_said(p['announced'])}"
-    if kind == "revealed":
-        verdict = "it holds" if p["holds"] else "it does not hold"
-        return (f"the cup is lifted: {_dice(p['dice'])} = {_said(p['value'])}; "
-                f"{p['by']} answers for {_said(p['announced'])}: {verdict}")
-    if kind == "rolled":
-        row = f" ({p['row']})" if "row" in p else ""
-        effect = f": {p['effect']}" if "effect" in p else ""
-        for_what = {"order": " for the order", "roll_off": " in the roll-off"}.get(p.get("step"), "")
-        return f"{p['player']} rolls {_dice(p['dice'])}{row}{for_what}, total {p['total']}{effect}"
-    if kind == "biscuit":
-        return f"{p} is the Biscuit" if p else "nobody is the Biscuit: roll for 7"
-    if kind == "rule":
-        return f"{p['by']} makes a rule (rule {p['count']})" if p else "the Biscuit's rule ends"
-    if kind == "duel":
-        return f"duel: {p['challenger']} challenges {p['against']}"
-    if kind == "duel_tie":
-        return f"duel tie at {p['total']}: " + ("roll again" if p["reroll"] else "nobody drinks")
-    if kind == "thumbs":
-        return "thumbs on foreheads!"
-    if kind == "order":
-        return f"order: {', '.join(p)}"
-    if kind == "order_tie":
-        return f"{_names(p['players'])} tie at {p['total']}: they roll again"
-    if kind == "order_seat":
-        return f"{_names(p['players'])} tie at {p['total']}: {p['starts']}, seated first, starts"
-    if kind == "final_tie":
-        return f"{_names(p['players'])} tie at {p['total']}: they roll off, the highest total wins"
-    if kind == "declared":
-        return f"{p['player']} declares {p['category']}"
-    if kind == "score":
-        return f"{p['player']} scores {p['points']} in {p['category']} ({_dice(p['dice'])}); total {p['total']}"
-    return json.dumps(event, ensure_ascii=False)
-
-
-def _said(value: int) -> str:
-    return "Mäxle" if value == 21 else str(value)
-
-
-def _describe_turn(t: dict) -> str:
-    if t["expects"] == "nothing":
-        return f"game over: {_names(t['winner'])} {'wins' if len(t['winner']) == 1 else 'share the win'}"
-    who = t["player"] or "everyone"
-    if t["expects"] == "roll" and t["step"] == "roll_off":
-        return f"{who}: roll {t['dice']} dice (roll-off: {_names(t['rolling'])}; it scores nothing)"
-    if t["expects"] == "roll":
-        return f"{who}: roll {t['dice']} dice ({t['step']})"
-    if t["expects"] == "announce":
-        return f"{who}: announce any value"
-    if t["expects"] == "decide":
-        choices = [a for a in t["actions"] if a != "announce"]
-        if "announce" in t["actions"]:
-            choices.insert(0, f"announce {_said(t['options'][0])} or higher")
-        return f"{who}: {', '.join(choices)}"
-    if t["expects"] == "pick":
-        return f"{who}: pick {t['count']} ({t['step']}) from {', '.join(t['options'])}"
-    if t["expects"] == "thumbs":
-        return "thumbs race: who was last?"
-    if t["expects"] == "declare":
-        return f"{who}: declare one of {' '.join(t['options'])}"
-    if t["expects"] == "reroll":
-        return f"{who}: roll again ({t['rolls_left']} left) or stop"
-    return f"{who}: {t['expects']}"

@@ -60,11 +60,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Runs the watch loop; returns the exit status (0 end of frames, 1 camera gone or no frame at
     all, 2 bad input)."""
+    opened = _open(args)
+    if isinstance(opened, int):
+        return opened
+    watch = _Watch(args, *opened)
+    try:
+        return watch.loop()
+    finally:
+        watch.source.close()
+
+
+def _open(args: argparse.Namespace):
+    """The source, the settle detector and the reference image for ``args``, or the exit status 2
+    (with the reason on standard error)."""
     import cv2
 
     from vision.reader import read_dice
     from vision.settle import SettleDetector, SettleParams
-    from vision.sources import CameraError, EndOfFrames, ImageFolderSource, SourceClosed, open_source
+    from vision.sources import CameraError, open_source
 
     reference = None
     if args.reference is not None:
@@ -88,59 +101,94 @@ def run(args: argparse.Namespace) -> int:
             return 2
     params = SettleParams(still_s=args.still, agree=args.agree)
     detector = SettleDetector(read_dice, args.dice, tray=args.tray, reference=reference, params=params)
-    file_name = str(args.source)
-    last_frame_at = time.monotonic()
-    last_error = ""
-    frames = settled = 0
-    skipped = 0  # the folder's unreadable files named so far
-    try:
-        while args.max_frames is None or frames < args.max_frames:
+    return source, detector, reference
+
+
+class _Watch:
+    """The watch loop over one source: frames to the detector, settled rolls printed, faults said
+    once each."""
+
+    def __init__(self, args: argparse.Namespace, source, detector, reference) -> None:
+        self.args, self.source, self.detector, self.reference = args, source, detector, reference
+        self.file_name = str(args.source)
+        self.last_frame_at = time.monotonic()
+        self.last_error = ""
+        self.frames = self.settled = 0
+        self.skipped = 0  # the folder's unreadable files named so far
+
+    def loop(self) -> int:
+        """Reads until the end of the frames, ``--max-frames``, or an exit status."""
+        from vision.sources import CameraError, EndOfFrames, SourceClosed
+
+        args = self.args
+        while args.max_frames is None or self.frames < args.max_frames:
             try:
-                frame = source.read()
+                frame = self.source.read()
             except (EndOfFrames, SourceClosed):
-                skipped = _say_skipped(source, skipped)
-                if frames == 0:  # a text file taken for a video, a folder of non-images
-                    print(f"dicetable watch: not one frame could be read from {args.source}", file=sys.stderr)
-                    return 1
-                if settled == 0 and isinstance(source, ImageFolderSource) and source.repeat < 2:
-                    # each photo was one frame: nothing can lie still for --still s (a silent exit puzzled)
-                    print(f"dicetable watch: no throw settled in {frames} frames; each image of a folder is "
-                          f"one frame unless held, e.g. --hold 1", file=sys.stderr)
-                return 0
+                return self._ended()
             except CameraError as exc:
-                detector.interrupt()
-                if str(exc) != last_error:
-                    print(f"dicetable watch: {exc}", file=sys.stderr)
-                    last_error = str(exc)
-                if time.monotonic() - last_frame_at > args.give_up:
-                    print(f"dicetable watch: no frame for {args.give_up:g} s, giving up", file=sys.stderr)
-                    return 1
-                time.sleep(0.05)  # a source without its own wait must not make this loop spin
+                status = self._fault(exc)
+                if status is not None:
+                    return status
                 continue
-            skipped = _say_skipped(source, skipped)
-            last_frame_at = time.monotonic()
-            last_error = ""
-            frames += 1
-            if frames == 1 and reference is not None and reference.shape != frame.image.shape:
-                print(f"dicetable watch: the reference is {reference.shape[1]}x{reference.shape[0]} px, the frames "
-                      f"{frame.image.shape[1]}x{frame.image.shape[0]}: it is not used", file=sys.stderr)
-            start = time.perf_counter()
-            try:
-                update = detector.update(frame.image, frame.t, frame.index)
-            except ValueError as exc:  # a tray area outside the frame
-                print(f"dicetable watch: {exc}", file=sys.stderr)
-                return 2
-            ms = (time.perf_counter() - start) * 1000
-            if isinstance(source, ImageFolderSource) and source.current_file is not None:
-                file_name = str(source.current_file)
-            if update.settled is not None:
-                settled += 1
-                _print_settled(update.settled, file_name, ms, args.json)
-            if args.show is not None and (update.reading is not None or frame.index % 15 == 0):
-                cv2.imwrite(str(args.show / _show_name(frame.index, update)), annotate(frame.image, update, args.tray))
+            status = self._frame(frame)
+            if status is not None:
+                return status
         return 0
-    finally:
-        source.close()
+
+    def _ended(self) -> int:
+        from vision.sources import ImageFolderSource
+
+        args, source = self.args, self.source
+        self.skipped = _say_skipped(source, self.skipped)
+        if self.frames == 0:  # a text file taken for a video, a folder of non-images
+            print(f"dicetable watch: not one frame could be read from {args.source}", file=sys.stderr)
+            return 1
+        if self.settled == 0 and isinstance(source, ImageFolderSource) and source.repeat < 2:
+            # each photo was one frame: nothing can lie still for --still s (a silent exit puzzled)
+            print(f"dicetable watch: no throw settled in {self.frames} frames; each image of a folder is "
+                  f"one frame unless held, e.g. --hold 1", file=sys.stderr)
+        return 0
+
+    def _fault(self, exc) -> int | None:
+        self.detector.interrupt()
+        if str(exc) != self.last_error:
+            print(f"dicetable watch: {exc}", file=sys.stderr)
+            self.last_error = str(exc)
+        if time.monotonic() - self.last_frame_at > self.args.give_up:
+            print(f"dicetable watch: no frame for {self.args.give_up:g} s, giving up", file=sys.stderr)
+            return 1
+        time.sleep(0.05)  # a source without its own wait must not make this loop spin
+        return None
+
+    def _frame(self, frame) -> int | None:
+        import cv2
+
+        from vision.sources import ImageFolderSource
+
+        args, source, reference = self.args, self.source, self.reference
+        self.skipped = _say_skipped(source, self.skipped)
+        self.last_frame_at = time.monotonic()
+        self.last_error = ""
+        self.frames += 1
+        if self.frames == 1 and reference is not None and reference.shape != frame.image.shape:
+            print(f"dicetable watch: the reference is {reference.shape[1]}x{reference.shape[0]} px, the frames "
+                  f"{frame.image.shape[1]}x{frame.image.shape[0]}: it is not used", file=sys.stderr)
+        start = time.perf_counter()
+        try:
+            update = self.detector.update(frame.image, frame.t, frame.index)
+        except ValueError as exc:  # a tray area outside the frame
+            print(f"dicetable watch: {exc}", file=sys.stderr)
+            return 2
+        ms = (time.perf_counter() - start) * 1000
+        if isinstance(source, ImageFolderSource) and source.current_file is not None:
+            self.file_name = str(source.current_file)
+        if update.settled is not None:
+            self.settled += 1
+            _print_settled(update.settled, self.file_name, ms, args.json)
+        if args.show is not None and (update.reading is not None or frame.index % 15 == 0):
+            cv2.imwrite(str(args.show / _show_name(frame.index, update)), annotate(frame.image, update, args.tray))
+        return None
 
 
 def _say_skipped(source, said: int) -> int:

@@ -3,11 +3,30 @@
 No I/O, no clock, no randomness, no pygame or OpenCV: the game log of ../shared/RULES.md §4 is the
 engine's only input and output.
 
-    game = new_game({"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"limit": 3}})
-    game.expects                      # {"player": "Ann", "expects": "announce", "options": [...], ...}
-    events = game.apply({"announce": 54})
-    game, events_per_action = replay(setup, actions)
-    same = restore(json.loads(json.dumps(game.to_json())))
+A game from its setup line, what it expects, and the events of an action (the last one always the
+``turn`` event that says what comes next):
+
+>>> game = new_game({"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"limit": 3}})
+>>> {key: game.expects[key] for key in ("player", "expects", "actions")}
+{'player': 'Ann', 'expects': 'announce', 'actions': ['announce']}
+>>> events = game.apply({"announce": 54})
+>>> events[0]
+{'announcement': {'player': 'Ann', 'value': 54, 'to': 'Cy'}}
+>>> [next(iter(event)) for event in events]
+['announcement', 'turn']
+
+An action the rules do not allow now changes nothing and says why:
+
+>>> game.apply({"announce": 32})
+[{'error': {'action': {'announce': 32}, 'reason': '32 does not beat 54'}}]
+
+The log replays to the same game, and a saved game restores:
+
+>>> again, events_per_action = replay(game.setup, game.actions)
+>>> again.state_json() == game.state_json() and events_per_action == [events]
+True
+>>> restore(json.loads(json.dumps(game.to_json()))).state_json() == game.state_json()
+True
 """
 
 from __future__ import annotations

@@ -154,7 +154,6 @@ class Biscuit(Game):
         lo, hi = sorted(dice)
         row = f"{lo}-{hi}"
         me = "the Biscuit" if roller == s["biscuit"] else f"{roller} (rolling for the Biscuit)"
-        n_players = len(self._players)
 
         if lo == hi == 1:
             events = [self._rolled(dice, "reign", "everyone drinks 1", row)]
@@ -176,30 +175,46 @@ class Biscuit(Game):
             return events + self._dethrone(roller, count, f"{row}: {what}, {me} drinks {count} and stops being "
                                            "the Biscuit", code)
         if lo == hi:  # 2-2 .. 5-5; under combined = both 3-3 also ends the reign
-            events = [self._rolled(dice, "reign", f"{roller} picks {lo} players to drink 1"
-                                   + (", then drinks 2 and stops being the Biscuit" if lo == 3 else ""), row)]
-            hand_out = self._rules["doubles"] == "hand_out"
-            if not hand_out and n_players <= lo:
-                # (gap) fewer players than the number: every player drinks 1 (with exactly as many,
-                # picking all of them is the only choice, so no pick is asked for).
-                for p in self._players:
-                    events += self._drink(p, 1, f"{row}: fewer players than {lo}, everyone drinks", f"biscuit.{row}")
-                return events + self._after_doubles(lo)
-            s.update(phase="pick", pick={"for": "doubles", "count": lo, "repeats": hand_out})
-            return events
+            return self._reign_doubles(dice, row, roller, lo)
         if (lo, hi) == (1, 2):
             s.update(phase="pick", pick={"for": "duel", "count": 1, "repeats": False})
             return [self._rolled(dice, "reign", f"duel: {roller} picks a challenger", row)]
         if lo + hi == 7:
-            # 1-6, 2-5, 3-4: thumbs on foreheads. under combined = both 3-4 is also a 3: drink 1, stop,
-            # and the thumbs race names the new Biscuit at once.
-            events = [self._rolled(dice, "reign", "thumbs on foreheads: the last one is the new Biscuit", row)]
-            if lo == 3:
-                events += self._dethrone(roller, 1, f"3-4: a 3, {me} drinks 1 and stops being the Biscuit",
-                                         "biscuit.3")
-            s.update(phase="thumbs", player=None, roller=None)
-            return events + [{"thumbs": True}]
-        if lo + hi == 9:  # 3-6, 4-5: the right neighbour drinks; 3-6 is also a 3 (combined = both)
+            return self._reign_thumbs(dice, row, roller, me, lo)
+        if lo + hi == 9 or (lo, hi) in ((4, 6), (5, 6)):
+            return self._reign_drinks(dice, row, roller, me, lo, hi)
+        assert (lo, hi) in _NOTHING, row
+        return [self._rolled(dice, "reign", "nothing: roll again", row)] + self._next_roll()
+
+    def _reign_doubles(self, dice: list[int], row: str, roller: str, lo: int) -> list[dict]:
+        """2-2 .. 5-5 (and 3-3 under combined = both): the roller picks that many players."""
+        s = self._state
+        events = [self._rolled(dice, "reign", f"{roller} picks {lo} players to drink 1"
+                               + (", then drinks 2 and stops being the Biscuit" if lo == 3 else ""), row)]
+        hand_out = self._rules["doubles"] == "hand_out"
+        if not hand_out and len(self._players) <= lo:
+            # (gap) fewer players than the number: every player drinks 1 (with exactly as many,
+            # picking all of them is the only choice, so no pick is asked for).
+            for p in self._players:
+                events += self._drink(p, 1, f"{row}: fewer players than {lo}, everyone drinks", f"biscuit.{row}")
+            return events + self._after_doubles(lo)
+        s.update(phase="pick", pick={"for": "doubles", "count": lo, "repeats": hand_out})
+        return events
+
+    def _reign_thumbs(self, dice: list[int], row: str, roller: str, me: str, lo: int) -> list[dict]:
+        """1-6, 2-5, 3-4: thumbs on foreheads. under combined = both 3-4 is also a 3: drink 1, stop,
+        and the thumbs race names the new Biscuit at once."""
+        events = [self._rolled(dice, "reign", "thumbs on foreheads: the last one is the new Biscuit", row)]
+        if lo == 3:
+            events += self._dethrone(roller, 1, f"3-4: a 3, {me} drinks 1 and stops being the Biscuit",
+                                     "biscuit.3")
+        self._state.update(phase="thumbs", player=None, roller=None)
+        return events + [{"thumbs": True}]
+
+    def _reign_drinks(self, dice: list[int], row: str, roller: str, me: str, lo: int, hi: int) -> list[dict]:
+        """3-6, 4-5: the right neighbour drinks (3-6 is also a 3 under combined = both); 4-6: the
+        roller drinks; 5-6: the left neighbour drinks."""
+        if lo + hi == 9:
             right = right_of(self._players, roller)
             events = [self._rolled(dice, "reign", f"{right} (right of {roller}) drinks 1", row)]
             events += self._drink(right, 1, f"{row}: the player to the right of {me} drinks", f"biscuit.{row}")
@@ -210,13 +225,10 @@ class Biscuit(Game):
         if (lo, hi) == (4, 6):
             events = [self._rolled(dice, "reign", f"{roller} drinks 1", row)]
             return events + self._drink(roller, 1, f"4-6: {me} drinks", "biscuit.4-6") + self._next_roll()
-        if (lo, hi) == (5, 6):
-            left = left_of(self._players, roller)
-            events = [self._rolled(dice, "reign", f"{left} (left of {roller}) drinks 1", row)]
-            return events + self._drink(left, 1, f"5-6: the player to the left of {me} drinks",
-                                        "biscuit.5-6") + self._next_roll()
-        assert (lo, hi) in _NOTHING, row
-        return [self._rolled(dice, "reign", "nothing: roll again", row)] + self._next_roll()
+        left = left_of(self._players, roller)
+        events = [self._rolled(dice, "reign", f"{left} (left of {roller}) drinks 1", row)]
+        return events + self._drink(left, 1, f"5-6: the player to the left of {me} drinks",
+                                    "biscuit.5-6") + self._next_roll()
 
     def _after_doubles(self, n: int) -> list[dict]:
         """After the picked players drank: 3-3 also costs the roller 2 and ends the reign."""

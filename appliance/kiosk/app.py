@@ -1,14 +1,16 @@
-"""The kiosk's pure core: which screen is up, what is selected, and what each command does.
+"""The kiosk's pure core: which screen is up, the session, the announcements and the message line.
 
 No pygame here. The UI loop (``appliance.kiosk.loop``) turns pygame events and GPIO presses into
 ``Command``s, feeds them to :meth:`App.handle`, calls :meth:`App.tick` every frame, asks
-:meth:`App.view` (``appliance.kiosk.view``) what to draw and draws it. A tap is resolved by the loop
-to the id of the choice under it (:meth:`App.choose`). Settled readings arrive as ``settled``
-commands; the session turns them into rolls when the game expects one.
+:meth:`App.view` what to draw and draws it. A tap is resolved by the loop to the id of the choice
+under it (:meth:`App.choose`), which the screen on top handles. Settled readings arrive as
+``settled`` commands; the session turns them into rolls when the game expects one.
 
-Screens: ``setup`` (game and players), ``names`` (type a player's name), ``play`` (the game),
-``correct`` (the reading was wrong), ``hand`` (enter the dice by hand), ``sheet`` (the Yacht score
-sheet), ``menu`` (undo, end the game, language), ``over`` (the winner and the evening's counts).
+Screens (``appliance.kiosk.screens``, each owning its state and its choices' handlers): ``setup``
+(game and players), ``names`` (type a player's name), ``play`` (the game), ``correct`` (the reading
+was wrong), ``hand`` (enter the dice by hand), ``sheet`` (the Yacht score sheet), ``menu`` (undo,
+end the game, language), ``over`` (the winner and the evening's counts). What every screen shares
+is here: the session and what it took, the announcement queue, the message line, the buttons.
 
 Choice ids are "verb" or "verb:argument" (e.g. "announce:54", "pick:Bo", "declare:full_house").
 """
@@ -24,15 +26,19 @@ from typing import Callable
 from appliance import i18n
 from appliance.i18n import _
 from appliance.inputs import Command
-from appliance.kiosk.words import Announcement, game_name
-from appliance.session import Outcome, Session, counts_total, waiting_for
+from appliance.kiosk import view as views
+from appliance.kiosk.screens import Screen
+from appliance.kiosk.screens.fix import CorrectScreen, HandScreen
+from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen
+from appliance.kiosk.screens.play import PlayScreen
+from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
+from appliance.kiosk.words import announcements, problem_text, waiting_for
+from appliance.session import Outcome, Session, counts_total
+from appliance.table import find_table, game_name
+from appliance.table.base import Announcement, View
 
 log = logging.getLogger(__name__)
 
-GAMES = ("maexle", "biscuit", "yacht")
-MIN_PLAYERS = {"maexle": 2, "biscuit": 3, "yacht": 1}
-MAX_PLAYERS = {"maexle": 20, "biscuit": 20, "yacht": 8}
-MAX_NAME = 14  # characters: a name must fit a score sheet column
 # The store's settings for the language button's choice, and the config's language when it was made.
 LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
@@ -92,18 +98,16 @@ class App:
     hooks: Hooks = field(default_factory=Hooks)
 
     def __post_init__(self) -> None:
+        self.setup = SetupScreen(self, list(self.players) or [_("Player {n}").format(n=n) for n in (1, 2, 3)])
+        self.names = NamesScreen(self)
+        self.play = PlayScreen(self)
+        self.correct = CorrectScreen(self)
+        self.hand = HandScreen(self)
+        self.screens: dict[str, Screen] = {screen.name: screen for screen in (
+            self.setup, self.names, self.play, self.correct, self.hand, SheetScreen(self), MenuScreen(self),
+            OverScreen(self))}
         self.screen = "setup"
-        self.game_kind = "maexle"
-        self.seats: list[str] = list(self.players) or [_("Player {n}").format(n=n) for n in (1, 2, 3)]
         self.session: Session | None = None
-        self.editing: int | None = None      # the seat being named (None: a new seat)
-        self.typed = ""
-        self.layout = "latin"                # on-screen keyboard: latin | cyrillic
-        self.sub = ""                        # play sub-picker: "" | "believe" | "breaker"
-        self.picked: list[str] = []          # a multi-pick in progress
-        self.hand: list[int] = []            # dice entered by hand
-        self.hand_focus = 0
-        self.undo_before_hand = False        # the hand entry replaces the last roll
         self.banners: deque[Banner] = deque()
         self.banner: Banner | None = None
         self.banner_until = 0.0
@@ -121,6 +125,16 @@ class App:
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
 
+    @property
+    def current(self) -> Screen:
+        """The screen on top."""
+        return self.screens.get(self.screen, self.setup)
+
+    def view(self) -> View:
+        """What to draw now: the screen on top, the announcement, the message line, the focus."""
+        return views.finish(self.current.view(), self.banner.announcement if self.banner is not None else None,
+                            self.message, self.focus)
+
     # -- starting -----------------------------------------------------------------------------------
 
     def resume(self) -> bool:
@@ -133,7 +147,7 @@ class App:
         if notice:
             self.say(notice, seconds=12)
         try:
-            found = Session.resume(self.store, drink_word=self.drink_word)
+            found = Session.resume(self.store)
         except ValueError as exc:
             log.error("the saved game does not replay: %s", exc)
             self.say(_("The saved game could not be continued: {error}").format(error=exc), seconds=12)
@@ -142,11 +156,11 @@ class App:
         if found is None:
             return False
         self.session, pending = found
-        self.game_kind = self.session.kind
-        self.seats = list(self.session.players)
+        self.setup.game_kind = self.session.kind
+        self.setup.seats = list(self.session.players)
         self.screen = "over" if self.session.over else "play"
         for outcome in pending:
-            self._took(outcome)
+            self.took(outcome)
         self._expect()
         return True
 
@@ -166,20 +180,21 @@ class App:
         if self.session is not None and not self.session.ended:
             self.session.end()
             self._ended(self.session)
-        if not MIN_PLAYERS[self.game_kind] <= len(self.seats) <= MAX_PLAYERS[self.game_kind]:
-            from appliance.kiosk.view import players_range
-
+        kind, seats = self.setup.game_kind, self.setup.seats
+        table = find_table(kind)
+        if not table.min_players() <= len(seats) <= table.seat_limit():
             # The kiosk's own words: the engine's reason is English ("players: maexle is for ...").
             self.say(_("Cannot start: {reason}").format(reason=_("{game} is for {players}").format(
-                game=game_name(self.game_kind), players=players_range(self.game_kind))))
+                game=game_name(kind), players=table.players_range())))
             return False
-        setup = {"game": self.game_kind, "players": list(self.seats), "rules": dict(self.rules.get(self.game_kind, {}))}
+        setup = {"game": kind, "players": list(seats), "rules": dict(self.rules.get(kind, {}))}
         try:
-            self.session = Session.start(setup, store=self.store, drink_word=self.drink_word)
+            self.session = Session.start(setup, store=self.store)
         except ValueError as exc:
             self.say(_("Cannot start: {reason}").format(reason=exc))
             return False
-        self.screen, self.sub, self.picked = "play", "", []
+        self.screen = "play"
+        self.play.reset()
         self.focus = -1
         self.last_seen = ()
         self._expect()
@@ -199,7 +214,7 @@ class App:
             self._reveal_button(cmd.arg)
         elif name == "correct":
             if self.session is not None and self.screen in ("play", "correct", "over"):
-                self._open_correction()
+                self.open_correction()
         elif name == "select":
             self.select(int(cmd.arg))
         elif name == "move":
@@ -210,10 +225,10 @@ class App:
             self.back()
         elif name == "text":
             if self.screen == "names":
-                self._type(str(cmd.arg))
+                self.names.type(str(cmd.arg))
         elif name == "erase":
             if self.screen == "names":
-                self.typed = self.typed[:-1]
+                self.names.erase()
         elif name == "press":
             self._extra_button(str(cmd.arg))
         elif name == "quit":
@@ -228,12 +243,12 @@ class App:
             return
         outcome = self.session.dice(reading)
         if outcome.accepted:
-            self.screen, self.sub = "play", ""
+            self.screen, self.play.sub = "play", ""
             self.message = ""  # a "cannot read" about an earlier throw is over: this one counted
             self._sound("settled")
-            self._took(outcome)
+            self.took(outcome)
         elif outcome.problem:
-            self.say(outcome.problem)
+            self.say(problem_text(outcome.problem))
 
     def tick(self) -> None:
         """Once per frame: move the announcement queue on and let old messages go."""
@@ -259,28 +274,20 @@ class App:
 
     def choices(self) -> list:
         """The choices on screen now, in their keyboard order."""
-        from appliance.kiosk.view import build
-
-        return build(self).choices
+        return self.current.view().choices
 
     def select(self, n: int) -> None:
         """The n-th choice (1-based), as a digit key picks it; in the hand entry a digit 1-6 sets
         the next die."""
-        if self.screen == "hand":  # digits are faces here; 7-9 and 0 are none (and OK has no number)
-            if self.hand and 1 <= n <= 6:
-                self.hand[self.hand_focus] = n
-                self.hand_focus = (self.hand_focus + 1) % len(self.hand)
-            return
-        enabled = [c for c in self.choices() if c.style != "disabled"]
-        if 1 <= n <= len(enabled):
-            self.choose(enabled[n - 1].id)
+        self.current.select(n)
 
     def choose(self, cid: str) -> None:
-        """A choice was pressed (tap, digit, Enter on the focused one)."""
+        """A choice was pressed (tap, digit, Enter on the focused one): the screen on top does it."""
         verb, _sep, arg = cid.partition(":")
-        handler = getattr(self, f"_c_{verb}", None)
+        handler = {"back": lambda _arg: self.back(), "dismiss": lambda _arg: self.dismiss_banner(),
+                   **self.current.handlers}.get(verb)
         if handler is None:
-            log.warning("no handler for choice %r", cid)
+            log.warning("no handler for choice %r on the %s screen", cid, self.screen)
             return
         self.message = ""
         handler(arg)
@@ -288,132 +295,38 @@ class App:
 
     def back(self) -> None:
         """Esc / Back: leave a sub-picker or a dialog."""
-        if self.screen == "play" and (self.sub or self.picked):
-            self.sub, self.picked = "", []
-        elif self.screen in ("correct", "hand", "sheet", "menu"):
-            self.screen = "play" if self.session and not self.session.over else ("over" if self.session else "setup")
-        elif self.screen == "names":
-            self.screen = "setup"
+        self.current.back()
 
-    # -- play choices (ids from appliance.kiosk.view) ------------------------------------------------
+    # -- what the screens share -------------------------------------------------------------------
 
-    def _act(self, action: dict) -> bool:
+    def act(self, action: dict) -> bool:
         """Give the session a choice of the table; True if the engine took it."""
         if self.session is None:
             return False
         outcome = self.session.act(action, source="kiosk")
         if outcome.accepted:
-            self._took(outcome)
+            self.took(outcome)
         else:
-            self.say(outcome.problem)
+            self.refused(outcome)
         return outcome.accepted
 
-    def _c_announce(self, arg: str) -> None:
-        if self._act({"announce": int(arg)}):
-            self.sub = ""
+    def refused(self, outcome: Outcome) -> None:
+        """Say why the session took nothing."""
+        self.say(problem_text(outcome.problem))
 
-    def _c_believe(self, _arg: str) -> None:
-        self.sub = "believe"
-
-    def _c_reveal(self, _arg: str) -> None:
-        if self._act({"reveal": True}):
+    def reveal(self) -> None:
+        """Reveal (the button, or the Reveal choice): the cup comes off."""
+        if self.act({"reveal": True}):
             self._sound("reveal")
 
-    def _c_accept(self, _arg: str) -> None:
-        self._act({"accept": True})
-
-    def _c_self_reveal(self, _arg: str) -> None:
-        self._act({"self_reveal": True})
-
-    def _c_blind_pass(self, _arg: str) -> None:
-        self._act({"blind_pass": True})
-
-    def _c_pick(self, name: str) -> None:
-        """One player picked: a pick of one is taken at once; more are collected, then confirmed."""
-        need = self.session.need if self.session else None
-        if need is None or need.kind != "pick":
-            return
-        count = int(need.raw.get("count", 1))
-        repeats = bool(need.raw.get("repeats"))
-        if count == 1:
-            self._act({"pick": [name]})
-            return
-        if name in self.picked and not repeats:
-            self.picked.remove(name)
-        elif len(self.picked) < count:
-            self.picked.append(name)
-        if len(self.picked) == count and not repeats:
-            self._c_picked("")
-
-    def _c_unpick(self, _arg: str) -> None:
-        if self.picked:
-            self.picked.pop()
-
-    def _c_picked(self, _arg: str) -> None:
-        if self._act({"pick": list(self.picked)}):
-            self.picked = []
-
-    def _c_thumbs(self, name: str) -> None:
-        self._act({"thumbs_last": name})
-
-    def _c_breaker(self, _arg: str) -> None:
-        self.sub = "breaker"
-
-    def _c_broke(self, name: str) -> None:
-        if self._act({"rule_broken": name}):
-            self.sub = ""
-
-    def _c_declare(self, category: str) -> None:
-        self._act({"declare": category})
-
-    def _c_stop(self, _arg: str) -> None:
-        self._act({"stop": True})
-
-    def _c_fix(self, _arg: str) -> None:
-        self._open_correction()
-
-    def _c_menu(self, _arg: str) -> None:
-        self.screen = "menu"
-
-    def _c_sheet(self, _arg: str) -> None:
-        self.screen = "sheet"
-
-    def _c_back(self, _arg: str) -> None:
-        self.back()
-
-    def _c_dismiss(self, _arg: str) -> None:
-        self.dismiss_banner()
-
-    # -- correction ---------------------------------------------------------------------------------
-
-    def _open_correction(self) -> None:
+    def open_correction(self) -> None:
         """The correction screen; also once the game is decided (a misread last roll decided it), but
         not for a game the table left (its counts are the evening's now)."""
         if self.session is None or (self.session.ended and not self.session.over):
             return
         self.screen = "correct"
 
-    def _c_reread(self, _arg: str) -> None:
-        """Read again: the camera reads the dice lying now and reports them even if it saw them
-        before. With no roll expected now, the last roll is taken back first (it was misread)."""
-        if self.session is None:
-            return
-        if not self.session.need.dice and not self._undo_last_roll():
-            return
-        self._reread()
-
-    def _c_undo_reread(self, _arg: str) -> None:
-        """Take the last roll back (it was misread) and let the camera read the dice again."""
-        if self._undo_last_roll():
-            self._reread()
-
-    def _reread(self) -> None:
-        self.screen = "play"
-        self.say(_("Reading the dice again…"))
-        if self.hooks.reread:
-            self.hooks.reread()
-
-    def _undo_last_roll(self) -> bool:
+    def undo_last_roll(self) -> bool:
         """Take back the last action if it is a roll; False (with a message) if it cannot be."""
         last = self.session.last_action if self.session is not None else None
         if not last or "roll" not in last:
@@ -421,39 +334,13 @@ class App:
             return False
         outcome = self.session.undo(source="kiosk")
         if not outcome.accepted:
-            self.say(outcome.problem)
+            self.refused(outcome)
             return False
-        self._took(outcome, quiet=True)
+        self.took(outcome, quiet=True)
         return True
 
-    def _c_hand(self, _arg: str) -> None:
-        """Enter the dice by hand: for the roll expected now, or (none expected) in place of the
-        last roll."""
-        if self.session is None:
-            return
-        need = self.session.need
-        last = self.session.last_action
-        if need.dice:
-            start = list(self.last_seen) if len(self.last_seen) == need.dice else None
-            self._open_hand(need.dice, start, replace=False)
-        elif last and "roll" in last:
-            self._open_hand(len(last["roll"]), list(last["roll"]), replace=True)
-        else:
-            self.say(_("No roll to enter now"))
-
-    def _c_rehand(self, _arg: str) -> None:
-        """Enter by hand in place of the last roll (it was misread), although another roll is due."""
-        last = self.session.last_action if self.session is not None else None
-        if last and "roll" in last:
-            self._open_hand(len(last["roll"]), list(last["roll"]), replace=True)
-
-    def _open_hand(self, n: int, start: list[int] | None, *, replace: bool) -> None:
-        self.undo_before_hand = replace
-        self.hand = start or [1] * n
-        self.hand_focus = 0
-        self.screen = "hand"
-
-    def _c_undo(self, _arg: str) -> None:
+    def undo(self) -> None:
+        """Take back the last action in effect, and go back to the game."""
         if self.session is None:
             return
         if self.session.last_action is None:  # the engine's "nothing to undo" is English
@@ -461,53 +348,28 @@ class App:
             return
         outcome = self.session.undo(source="kiosk")
         if outcome.accepted:
-            self._took(outcome)
-            self.screen, self.sub, self.picked = "play", "", []
+            self.took(outcome)
+            self.screen = "play"
+            self.play.reset()
         else:
-            self.say(outcome.problem)
+            self.refused(outcome)
 
-    def _c_die(self, arg: str) -> None:
-        i = int(arg)
-        if 0 <= i < len(self.hand):
-            self.hand[i] = self.hand[i] % 6 + 1
-            self.hand_focus = i
-
-    def _c_handok(self, _arg: str) -> None:
-        if self.session is None:
-            return
-        if self.undo_before_hand:
-            outcome = self.session.undo(source="kiosk")
-            if not outcome.accepted:
-                self.say(outcome.problem)
-                return
-            self._took(outcome, quiet=True)
-        outcome = self.session.by_hand(self.hand)
-        if outcome.accepted:
-            self.screen = "play"  # before _took: a roll that decides the game goes on to "over"
-            self._took(outcome)
-        else:
-            self.say(outcome.problem)
-
-    # -- menu and game over -------------------------------------------------------------------------
-
-    def _c_end(self, _arg: str) -> None:
+    def end_game(self) -> None:
         """End this game now (Biscuit has no end of its own): its counts join the evening's."""
         if self.session is not None and not self.session.ended:
             self.session.end()
             self._ended(self.session)
         self.screen = "over"
 
-    def _c_again(self, _arg: str) -> None:
-        self.start_game()
-
-    def _c_new(self, _arg: str) -> None:
+    def new_game(self) -> None:
+        """Back to the setup for another game; this one's counts join the evening's."""
         if self.session is not None and not self.session.ended:
             self.session.end()
             self._ended(self.session)
         self.session = None
         self.screen = "setup"
 
-    def _c_lang(self, _arg: str) -> None:
+    def next_language(self) -> None:
         """The next language, kept in the store so that it outlives a restart (:func:`start_language`)."""
         langs = i18n.LANGUAGES
         lang = langs[(langs.index(i18n.language()) + 1) % len(langs)]
@@ -519,73 +381,6 @@ class App:
         except Exception:  # the disk is gone: the table still gets its language, until the next start
             log.exception("could not save the language %s", lang)
             self.say(_("The language could not be saved: it lasts until the next start"))
-
-    # -- setup and names ----------------------------------------------------------------------------
-
-    def _c_game(self, kind: str) -> None:
-        if kind in GAMES:
-            self.game_kind = kind
-
-    def _c_start(self, _arg: str) -> None:
-        self.start_game()
-
-    def _c_seat(self, arg: str) -> None:
-        i = int(arg)
-        if not 0 <= i < len(self.seats):
-            return
-        self.editing = i
-        self.typed = self.seats[i]
-        self.layout = _keyboard_for(self.typed)
-        self.screen = "names"
-
-    def _c_add(self, _arg: str) -> None:
-        if len(self.seats) >= MAX_PLAYERS[self.game_kind]:
-            self.say(_("No more seats at this game"))
-            return
-        self.editing, self.typed = None, ""
-        self.layout = _keyboard_for("")
-        self.screen = "names"
-
-    def _c_up(self, arg: str) -> None:
-        i = int(arg)
-        if 0 < i < len(self.seats):
-            self.seats[i - 1], self.seats[i] = self.seats[i], self.seats[i - 1]
-
-    def _c_del(self, arg: str) -> None:
-        i = int(arg)
-        if 0 <= i < len(self.seats) and len(self.seats) > 1:
-            del self.seats[i]
-
-    def _c_key(self, ch: str) -> None:
-        self._type(ch)
-
-    def _c_space(self, _arg: str) -> None:
-        self._type(" ")
-
-    def _c_erase(self, _arg: str) -> None:
-        self.typed = self.typed[:-1]
-
-    def _c_layout(self, _arg: str) -> None:
-        self.layout = "cyrillic" if self.layout == "latin" else "latin"
-
-    def _c_named(self, _arg: str) -> None:
-        name = " ".join(self.typed.split())
-        if not name:
-            self.say(_("Type a name first"))
-            return
-        others = [s for i, s in enumerate(self.seats) if i != self.editing]
-        if name in others:
-            self.say(_("{name} is already seated").format(name=name))
-            return
-        if self.editing is None:
-            self.seats.append(name)
-        else:
-            self.seats[self.editing] = name
-        self.screen = "setup"
-
-    def _type(self, ch: str) -> None:
-        if len(self.typed) + len(ch) <= MAX_NAME:
-            self.typed += ch
 
     # -- keyboard focus -----------------------------------------------------------------------------
 
@@ -599,7 +394,7 @@ class App:
         if 0 <= self.focus < len(enabled):
             self.choose(enabled[self.focus].id)
         elif self.screen == "names":
-            self._c_named("")
+            self.names.on_named("")
 
     # -- buttons ------------------------------------------------------------------------------------
 
@@ -611,7 +406,7 @@ class App:
         if need is not None and "reveal" in need.actions and pressed_at is not None and pressed_at < self.acted_at:
             self.say(_("REVEAL was pressed before the announcement: press it again"))
         elif need is not None and "reveal" in need.actions:
-            self._c_reveal("")
+            self.reveal()
         elif need is not None and need.kind == "lift":
             self.say(_("Lift the cup: the camera reads the dice"))
         elif self.banner is not None:
@@ -635,25 +430,25 @@ class App:
             return
         need = self.session.need
         if name == "undo":
-            self._c_undo("")
+            self.undo()
         elif name == "menu":
             self.screen = "menu"
         elif name not in need.actions:  # e.g. a Yacht "stop" button during Biscuit: the kiosk's words
             self.say(_("Not now: {what}").format(what=waiting_for(need)))
         elif name == "rule_broken":
-            self._c_breaker("")
+            self.play.sub = "breaker"
         elif name in ("accept", "self_reveal", "stop"):
-            self._act({name: True})
+            self.act({name: True})
 
     # -- outcomes -----------------------------------------------------------------------------------
 
-    def _took(self, outcome: Outcome, quiet: bool = False) -> None:
+    def took(self, outcome: Outcome, quiet: bool = False) -> None:
         """An accepted action: queue its announcements (the store marks them once they show)."""
         if outcome.action and "roll" in outcome.action:
             self.last_seen = tuple(outcome.action["roll"])
         self.acted_at = self.clock()
         self.focus = -1
-        items = [] if quiet else outcome.announcements
+        items = [] if quiet or self.session is None else announcements(self.session, outcome.events, self.drink_word)
         if self.hooks.announce and items:
             self.hooks.announce(items)
         if not items and self.session is not None:
@@ -737,11 +532,3 @@ def start_language(store, configured: str) -> str:
             return chosen
     i18n.set_language(configured)
     return configured
-
-
-def _keyboard_for(name: str) -> str:
-    """The on-screen keyboard a name is typed on: its own script's, or for a new name the kiosk's
-    language's (a Russian table types Cyrillic names)."""
-    if name:
-        return "cyrillic" if any("\u0400" <= ch <= "\u04ff" for ch in name) else "latin"
-    return "cyrillic" if i18n.language() == "ru" else "latin"

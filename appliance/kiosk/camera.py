@@ -84,8 +84,29 @@ class CameraPipeline:
     def step(self) -> DiceReading | None:
         """Read one frame and run the detector on it; returns the settled reading it completed, if
         any. Camera faults and the end of a file become the status line and return None."""
-        from vision.sources import CameraError, EndOfFrames, SourceClosed
+        self._run_calls()
+        frame = self._read()
+        if frame is None:
+            return None
+        self.frames += 1
+        try:
+            update = self.detector.update(frame.image, frame.t, frame.index)
+        except Exception as exc:  # a reader bug must not stop the camera
+            log.exception("settle detector failed on frame %s", frame.index)
+            self.detector.interrupt()
+            # The frame itself may be the garbage the reader choked on: the live view shows no picture.
+            failed = unreadable(f"reader failure ({type(exc).__name__})", kind="failure")
+            self._set_status(_("Cannot read: {reason}").format(reason=unreadable_reason(failed)), ok=False, frame=None)
+            return None
+        self.state = update.state
+        self._show(frame, update)
+        if update.settled is not None:
+            self.on_settled(update.settled.reading)
+            return update.settled.reading
+        return None
 
+    def _run_calls(self) -> None:
+        """What other threads asked to run here (``call``), in order."""
         with self._lock:
             calls, self._calls = self._calls, []
         for fn in calls:
@@ -93,6 +114,11 @@ class CameraPipeline:
                 fn()
             except Exception:
                 log.exception("camera pipeline call failed")
+
+    def _read(self):
+        """The next frame, or None (the status line says why: a camera fault, the end of a file)."""
+        from vision.sources import CameraError, EndOfFrames, SourceClosed
+
         try:
             frame = self.source.read()
         except EndOfFrames:
@@ -110,17 +136,10 @@ class CameraPipeline:
         if self._camera_fault:
             log.info("camera: frames again after the fault (%s)", self._camera_fault)
             self._camera_fault = ""
-        self.frames += 1
-        try:
-            update = self.detector.update(frame.image, frame.t, frame.index)
-        except Exception as exc:  # a reader bug must not stop the camera
-            log.exception("settle detector failed on frame %s", frame.index)
-            self.detector.interrupt()
-            # The frame itself may be the garbage the reader choked on: the live view shows no picture.
-            failed = unreadable(f"reader failure ({type(exc).__name__})", kind="failure")
-            self._set_status(_("Cannot read: {reason}").format(reason=unreadable_reason(failed)), ok=False, frame=None)
-            return None
-        self.state = update.state
+        return frame
+
+    def _show(self, frame, update) -> None:
+        """The live view's picture, dice and status line for this frame."""
         # Once the still scene is settled, the live view shows what it was settled as: this frame's
         # own reading may be one of the noisy ones the settle detector outvoted.
         shown = getattr(self.detector, "locked", None) or update.reading
@@ -140,10 +159,6 @@ class CameraPipeline:
                     _("Cannot read: {reason}").format(reason=unreadable_reason(r))
             elif update.state == "empty":
                 self._dice, self._ok, self._status = (), True, _("Tray empty")
-        if update.settled is not None:
-            self.on_settled(update.settled.reading)
-            return update.settled.reading
-        return None
 
     def _set_status(self, text: str, ok: bool, frame=_KEEP) -> None:
         with self._lock:

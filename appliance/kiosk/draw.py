@@ -17,7 +17,7 @@ import pygame
 from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
-from appliance.kiosk.view import Choice, Row, Sheet, View
+from appliance.table.base import Choice, Row, Sheet, View
 
 Hits = list[tuple[pygame.Rect, str]]
 

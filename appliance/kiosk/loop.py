@@ -23,7 +23,7 @@ from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
 from appliance.kiosk.app import App
 from appliance.kiosk.draw import CameraFeed, Hits, draw, hit
-from appliance.kiosk.view import View, build
+from appliance.table.base import View
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +52,9 @@ class Kiosk:
     def __init__(self, app: App, commands: CommandQueue, *, size: tuple[int, int] | None = (800, 480),
                  fullscreen: bool = False, pipeline=None, buttons=None, frame_hook: Callable[[], None] | None = None,
                  on_throw: Callable[[], None] | None = None, fps: float = 30.0, caption: str = "Dice Table") -> None:
-        self.app = app
-        self.commands = commands
-        self.pipeline = pipeline
-        self.buttons = buttons
-        self.frame_hook = frame_hook
-        self.on_throw = on_throw
-        self.fps = fps
+        self.app, self.commands, self.fps = app, commands, fps
+        # The parts around the window: the camera's live view, the GPIO buttons, the watchdog, the demo.
+        self.pipeline, self.buttons, self.frame_hook, self.on_throw = pipeline, buttons, frame_hook, on_throw
         self.hits: Hits = []
         self.view: View | None = None
         self.frames = 0
@@ -149,7 +145,7 @@ class Kiosk:
         """Draw the app's current view (never raises: a drawing bug shows a plain notice)."""
         self._hits_stale = False
         try:
-            self.view = build(self.app)
+            self.view = self.app.view()
             feed = CameraFeed(*self.pipeline.feed()) if self.pipeline is not None else CameraFeed(status=_("No camera"))
             if self.area.size != self.screen.get_size():
                 self.screen.fill((0, 0, 0))

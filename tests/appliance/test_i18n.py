@@ -12,7 +12,9 @@ from babel import Locale
 
 from appliance import i18n
 from appliance.games.yacht_scoring import CATEGORIES
-from appliance.kiosk import words
+from appliance import table as tables
+from appliance.table import base as words
+from appliance.table.yacht import category_name
 
 SEED_YACHT = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "002_eb2fdbc33035b68e.txt"
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
@@ -98,7 +100,7 @@ def test_the_games_keep_their_own_names():
     names = {}
     for lang in i18n.LANGUAGES:
         i18n.set_language(lang)
-        names[lang] = {game: words.game_name(game) for game in ("maexle", "biscuit", "yacht")}
+        names[lang] = {game: tables.game_name(game) for game in ("maexle", "biscuit", "yacht")}
     assert {names[lang]["maexle"] for lang in i18n.LANGUAGES} == {"Mäxle"}
     assert names["lv"]["biscuit"] == "Biskvīts"
     assert names["ru"]["yacht"] == "Яхта"
@@ -106,10 +108,10 @@ def test_the_games_keep_their_own_names():
 
 
 def test_every_yacht_category_has_its_own_name_in_every_language():
-    english = {c: words.category_name(c) for c in CATEGORIES}
+    english = {c: category_name(c) for c in CATEGORIES}
     for lang in TRANSLATED:
         i18n.set_language(lang)
-        shown = {c: words.category_name(c) for c in CATEGORIES}
+        shown = {c: category_name(c) for c in CATEGORIES}
         assert len(set(shown.values())) == len(CATEGORIES), f"{lang}: two categories share a name"
         same = [c for c in CATEGORIES if shown[c] == english[c]]
         assert same in ([], ["yacht"]), f"{lang}: not translated: {same}"
@@ -121,7 +123,7 @@ def test_russian_category_names_are_the_originals():
     seed = SEED_YACHT.read_text("utf-8")
     i18n.set_language("ru")
     for category in CATEGORIES:
-        assert f"«{words.category_name(category)}»" in seed, category
+        assert f"«{category_name(category)}»" in seed, category
 
 
 def test_an_unknown_language_is_refused_and_changes_nothing():
@@ -129,7 +131,7 @@ def test_an_unknown_language_is_refused_and_changes_nothing():
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         i18n.set_language("fr")
     assert i18n.language() == "lv"
-    assert words.game_name("biscuit") == "Biskvīts"
+    assert tables.game_name("biscuit") == "Biskvīts"
 
 
 def test_a_broken_catalog_is_refused_and_changes_nothing(tmp_path, monkeypatch):
@@ -143,7 +145,7 @@ def test_a_broken_catalog_is_refused_and_changes_nothing(tmp_path, monkeypatch):
         with pytest.raises(ValueError, match="is broken"):
             i18n.set_language("de")
         assert i18n.language() == "ru"
-        assert words.category_name("choice") == "Выбор"
+        assert category_name("choice") == "Выбор"
     finally:
         i18n.translations.cache_clear()
 
@@ -154,7 +156,7 @@ def test_a_missing_catalog_falls_back_to_english(tmp_path, monkeypatch, caplog):
     try:
         i18n.set_language("lv")
         assert i18n.language() == "lv"
-        assert words.game_name("biscuit") == "Biscuit"
+        assert tables.game_name("biscuit") == "Biscuit"
         assert "no message catalog" in caplog.text
     finally:
         i18n.translations.cache_clear()

@@ -19,7 +19,6 @@ from appliance.kiosk import theme as th
 from appliance.kiosk import widgets
 from appliance.kiosk.app import App
 from appliance.kiosk.draw import draw
-from appliance.kiosk.view import build
 from vision.reading import DiceReading, Die
 
 SIZE = (800, 480)
@@ -94,7 +93,7 @@ class Recorder:
                 self._draw()
 
     def _draw(self) -> None:
-        view = build(self.app)
+        view = self.app.view()
         self._key = view.key
         self.screens.add(view.screen)
         draw(self.surface, view, self.theme)
@@ -102,7 +101,7 @@ class Recorder:
 
 def tour_maexle(app: App, show) -> None:
     app.rules = {"maexle": {"limit": 2, "blind_pass": "on"}}
-    app.game_kind = "maexle"
+    app.setup.game_kind = "maexle"
     assert app.start_game()
     show()
     s = app.session
@@ -135,7 +134,7 @@ def tour_maexle(app: App, show) -> None:
 
 def tour_biscuit(app: App, show) -> None:
     app.rules = {"biscuit": {}}
-    app.game_kind = "biscuit"
+    app.setup.game_kind = "biscuit"
     assert app.start_game()
     s = app.session
     show()
@@ -176,7 +175,7 @@ def tour_biscuit(app: App, show) -> None:
 
 def tour_yacht(app: App, show) -> None:
     app.rules = {"yacht": {}}
-    app.game_kind = "yacht"
+    app.setup.game_kind = "yacht"
     assert app.start_game()
     s = app.session
     show()
@@ -274,7 +273,7 @@ def test_every_camera_fault_status_fits_the_live_view_in_every_language(recorder
     from vision.sources import FAULT_KINDS
 
     app = recorder.app
-    app.game_kind = "biscuit"
+    app.setup.game_kind = "biscuit"
     assert app.start_game()
     app.on_reading(reading((2, 4)))
     app.banners.clear()
@@ -282,7 +281,7 @@ def test_every_camera_fault_status_fits_the_live_view_in_every_language(recorder
     for screen in ("play", "correct"):
         if screen == "correct":
             app.handle(Command("correct", source="button"))
-        view = build(app)
+        view = app.view()
         assert view.screen == screen
         for kind in FAULT_KINDS + ("closed", "unknown"):
             recorder._key = f"{view.key} camera {kind}"
@@ -303,9 +302,9 @@ def test_every_unreadable_status_fits_the_live_view_in_every_language(recorder):
     from vision.reading import ReasonKind, unreadable
 
     app = recorder.app
-    app.game_kind = "yacht"
+    app.setup.game_kind = "yacht"
     assert app.start_game()
-    view = build(app)
+    view = app.view()
     four = reading((6, 6, 5, 4)).dice
     for kind in get_args(ReasonKind):
         status = _("Cannot read: {reason}").format(reason=unreadable_reason(unreadable("why", four, kind or "other")))
@@ -322,7 +321,7 @@ def test_the_language_that_could_not_be_saved_is_said_in_full_in_every_language(
     text = i18n._("The language could not be saved: it lasts until the next start")
     app.say(text)
     show()
-    app.game_kind = "biscuit"
+    app.setup.game_kind = "biscuit"
     assert app.start_game()
     app.choose("menu")
     app.say(text)

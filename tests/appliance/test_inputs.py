@@ -224,3 +224,30 @@ def test_the_reveal_led_follows_what_the_table_may_do(mock_pins, clock):
     assert not led.state
     b.light("blink")
     b.close()
+
+
+def test_the_reveal_button_and_the_button_board_are_parts_of_their_own(mock_pins, clock):
+    from appliance.inputs import ButtonBoard, RevealButton
+
+    q = CommandQueue()
+    reveal = RevealButton(q, 17, led_pin=22, clock=clock)
+    board = ButtonBoard(q, {27: "accept", 5: "undo"}, clock=clock)
+    try:
+        for pin in (17, 27, 5):
+            mock_pins.pin(pin).drive_low()
+        clock.advance(0.2)
+        assert reveal.held is False  # not yet polled: nothing is committed
+        reveal.poll()
+        board.poll()
+        assert reveal.held
+        for pin in (17, 27, 5):
+            mock_pins.pin(pin).drive_high()
+        clock.advance(0.1)
+        reveal.poll()
+        board.poll()
+        assert names(q) == ["reveal", "press:accept", "press:undo"]
+        reveal.light("on")
+        assert mock_pins.pin(22).state
+    finally:
+        reveal.close()
+        board.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from appliance.games import SetupError
+from appliance.kiosk.words import announcements, problem_text
 from appliance.session import Session, counts_total
 from appliance.store import Store
 from vision.reading import DiceReading, Die, unreadable, wrong_count
@@ -13,6 +14,11 @@ from vision.reading import DiceReading, Die, unreadable, wrong_count
 
 def reading(*values: int) -> DiceReading:
     return DiceReading("ok", tuple(Die(v, (10.0 + 30 * i, 20.0), (0 + 30 * i, 5, 20, 20)) for i, v in enumerate(values)))
+
+
+def said(session: Session, outcome, drink_word: str = "sip") -> list[str]:
+    """The kiosk's announcements of an outcome's events (the session itself gives only events)."""
+    return [a.text for a in announcements(session, outcome.events, drink_word)]
 
 
 def maexle(**rules) -> Session:
@@ -28,30 +34,30 @@ def test_maexle_reveal_waits_for_the_lifted_cup_and_the_reading_resolves_it():
     assert s.need.kind == "lift" and s.need.dice == 2
     out = s.dice(reading(6, 3))
     assert out.accepted and out.action == {"roll": [3, 6]}
-    assert [a.text for a in out.announcements] == ["63: Ann's 54 holds", "Cy takes 1 penalty point"]
+    assert said(s, out) == ["63: Ann's 54 holds", "Cy takes 1 penalty point"]
     assert s.tally()["Cy"] == {"drinks": 0, "penalties": 1}
 
 
 def test_dice_while_the_cup_is_down_change_nothing():
     s = maexle()
     out = s.dice(reading(6, 3))
-    assert not out.accepted and "Ann announces first" in out.problem
+    assert not out.accepted and "Ann announces first" in problem_text(out.problem)
     assert s.game.actions == []
 
 
 def test_an_unreadable_scene_while_no_roll_is_due_is_not_even_a_message():
     out = maexle().dice(unreadable("no dice"))
-    assert not out.accepted and out.problem == ""
+    assert not out.accepted and problem_text(out.problem) == ""
 
 
 def test_an_unreadable_or_miscounted_reading_is_a_problem_not_a_roll():
     s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
     out = s.dice(unreadable("the die at (10, 20) is unclear (a 3 at 70%)", kind="unsure"))
-    assert not out.accepted and "(a die is unclear)" in out.problem
+    assert not out.accepted and "(a die is unclear)" in problem_text(out.problem)
     out = s.dice(reading(6, 3, 2))
-    assert not out.accepted and "3 dice seen, 2 needed" in out.problem
+    assert not out.accepted and "3 dice seen, 2 needed" in problem_text(out.problem)
     out = s.dice(wrong_count(2, reading(6, 3, 2).dice))
-    assert not out.accepted and "3 dice seen, 2 needed" in out.problem
+    assert not out.accepted and "3 dice seen, 2 needed" in problem_text(out.problem)
     assert s.game.actions == [] and s.need.kind == "roll"
 
 
@@ -59,7 +65,7 @@ def test_a_refused_choice_returns_the_engines_reason_and_changes_nothing():
     s = maexle()
     s.act({"announce": 54})
     out = s.act({"announce": 41})
-    assert not out.accepted and "41" in out.problem
+    assert not out.accepted and "41" in problem_text(out.problem)
     assert s.game.actions == [{"announce": 54}]
 
 
@@ -82,10 +88,10 @@ def test_a_bad_setup_raises_the_engines_setup_error():
 
 
 def test_everyone_drinks_is_one_announcement():
-    s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]}, drink_word="drink")
+    s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
     s.dice(reading(1, 6))  # Ann rolls 7: the Biscuit
     out = s.dice(reading(1, 1))
-    assert [a.text for a in out.announcements] == ["Everyone drinks 1"]
+    assert said(s, out, drink_word="drink") == ["Everyone drinks 1"]
 
 
 def test_every_action_is_in_the_store_before_the_session_returns(tmp_path):
@@ -110,7 +116,7 @@ def test_resume_rebuilds_the_game_and_returns_what_was_not_announced(tmp_path):
     again, pending = Session.resume(Store.open(tmp_path))
     assert again.game.state_json() == s.game.state_json()
     assert [o.action for o in pending] == [{"reveal": True}, {"roll": [4, 5]}]
-    assert "54: Ann's 54 holds" in [a.text for o in pending for a in o.announcements]
+    assert "54: Ann's 54 holds" in [text for o in pending for text in said(again, o)]
     assert again.tally() == s.tally()
 
 
@@ -135,7 +141,7 @@ def test_a_game_that_ended_before_its_announcements_showed_resumes_only_to_show_
     s.dice(reading(3, 1))
     again, pending = Session.resume(Store.open(tmp_path))
     assert again.ended and again.over
-    assert "Bo wins!" in [a.text for o in pending for a in o.announcements]
+    assert "Bo wins!" in [text for o in pending for text in said(again, o)]
 
 
 def test_a_saved_log_with_an_action_this_engine_refuses_does_not_resume_as_if_it_were_played(tmp_path):
@@ -161,7 +167,7 @@ def test_a_store_that_fails_takes_the_action_back():
 
     s = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=Broken())
     out = s.act({"announce": 54})
-    assert not out.accepted and "disk full" in out.problem
+    assert not out.accepted and "disk full" in problem_text(out.problem)
     assert s.need.kind == "announce" and s.game.in_effect == []
 
 
@@ -186,7 +192,7 @@ def test_an_undo_the_store_cannot_save_takes_back_nothing_else():
     before = s.game.state_json()
     store.full = True
     out = s.undo()
-    assert not out.accepted and "No space left" in out.problem
+    assert not out.accepted and "No space left" in problem_text(out.problem)
     assert s.game.state_json() == before and s.game.drinks == {"Ann": 2, "Bo": 1, "Cy": 1}
     assert s.last_action == {"roll": [4, 6]}
 

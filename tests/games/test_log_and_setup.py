@@ -6,7 +6,9 @@ import json
 import pytest
 
 from appliance.cli import main
-from appliance.commands.replay import describe, replay_lines
+from appliance.commands.replay import replay_lines
+from appliance.table import find_table
+from appliance.table.events import describe
 from appliance.games import GAMES, RestoreError, SetupError, new_game, replay, restore
 from appliance.games.yacht_scoring import CATEGORIES
 
@@ -211,7 +213,7 @@ def test_every_event_kind_has_a_readable_line():
         g = new_game({"game": kind, "players": ["Ann", "Bo", "Cy"]})
         for action in actions:
             for event in play(g, action):
-                assert not describe(event).startswith("{"), event
+                assert not describe(find_table(kind)(), event).startswith("{"), event
 
 
 def replay_file(tmp_path, capsys, data: bytes, *options):

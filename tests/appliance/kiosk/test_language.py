@@ -16,10 +16,9 @@ import pytest
 
 from appliance import i18n
 from appliance.kiosk.app import App, start_language
-from appliance.kiosk.view import build
 from appliance.store import Store
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +30,7 @@ def english_after():
 
 def press_language(app: App) -> None:
     """The language button on the screen that is up (it is there on setup and in the menu)."""
-    (lang,) = [c for c in build(app).choices if c.id == "lang"]
+    (lang,) = [c for c in app.view().choices if c.id == "lang"]
     app.choose(lang.id)
 
 
@@ -39,7 +38,7 @@ def test_the_language_chosen_on_setup_and_in_the_menu_comes_back_after_a_restart
     with Store.open(tmp_path) as store:
         app = App(store=store, players=["Ann", "Bo", "Cy"], config_language="en")
         press_language(app)                      # setup screen: Deutsch
-        app.game_kind = "biscuit"
+        app.setup.game_kind = "biscuit"
         assert app.start_game()
         app.choose("menu")
         press_language(app)                      # menu: Latviešu
@@ -49,7 +48,7 @@ def test_the_language_chosen_on_setup_and_in_the_menu_comes_back_after_a_restart
         assert start_language(store, "en") == "lv" and i18n.language() == "lv"
         app = App(store=store, config_language="en")
         assert app.resume() and app.session.kind == "biscuit"
-        assert build(app).title == "Biskvīts"
+        assert app.view().title == "Biskvīts"
 
 
 def test_without_a_choice_on_the_kiosk_the_config_language_counts(tmp_path):

@@ -99,6 +99,7 @@ def _show(session, g: int, outcome) -> None:
 
 
 def play_evening(state_dir: Path) -> int:
+    from appliance.kiosk.words import problem_text
     from appliance.session import Session
     from appliance.store import Store
 
@@ -126,7 +127,7 @@ def play_evening(state_dir: Path) -> int:
             while not session.over and not (stop_after and len(session.game.actions) >= stop_after):
                 outcome = _move(session, g, len(session.game.actions) + 1)
                 if not outcome.accepted:
-                    _emit(t="refused", g=g, problem=outcome.problem)
+                    _emit(t="refused", g=g, problem=problem_text(outcome.problem))
                     return 3
                 _show(session, g, outcome)
             session.end()
@@ -140,7 +141,7 @@ def play_evening(state_dir: Path) -> int:
 
 def _child(state_dir: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, __file__, str(state_dir)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[3])
 
 
 def _dump(state_dir: Path) -> list:

@@ -263,7 +263,7 @@ def test_a_store_whose_first_creation_was_cut_off_by_a_pulled_plug_is_made_witho
 
     code = ("import os, sys; from pathlib import Path; from appliance import store; "
             "store._connect(Path(sys.argv[1]) / store.FILENAME); os.kill(os.getpid(), 9)")
-    subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parents[2])
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parents[3])
     assert (tmp_path / FILENAME).stat().st_size > 0
     with Store.open(tmp_path) as s:
         assert s.notice is None and s.moved_to is None

@@ -8,7 +8,6 @@ import pytest
 
 from appliance.inputs import Command
 from appliance.kiosk.app import App
-from appliance.kiosk.view import build
 from appliance.store import Store
 from vision.reading import DiceReading, Die
 
@@ -45,7 +44,7 @@ def open_sub_screen(app: App, sub: str) -> None:
 @pytest.mark.parametrize("sub", ["correct", "hand", "menu"])
 def test_a_maexle_game_resumes_on_the_game_screen_with_the_announcement_cut_off(tmp_path, sub):
     app = kiosk(tmp_path)
-    app.game_kind = "maexle"
+    app.setup.game_kind = "maexle"
     assert app.start_game()
     app.choose("announce:54")
     seen(app)
@@ -56,10 +55,10 @@ def test_a_maexle_game_resumes_on_the_game_screen_with_the_announcement_cut_off(
     # The plug is pulled: nothing is closed or flushed; a new process opens the same state directory.
     again = kiosk(tmp_path)
     assert again.resume()
-    assert again.screen == "play" and again.sub == "" and again.hand == [] and again.picked == []
+    assert again.screen == "play" and again.play.sub == "" and again.hand.dice == [] and again.play.picked == []
     shown = [again.banner.announcement.text] + [b.announcement.text for b in again.banners]
     assert shown == ["63: Ann's 54 holds", "Cy takes 1 penalty point"]  # the outcome was not marked shown
-    view = build(again)
+    view = again.view()
     assert view.screen == "play" and view.banner.text == "63: Ann's 54 holds"
     assert view.player == "Cy" and view.prompt == "Shake the cup, peek, announce"
     assert again.session.tally()["Cy"] == {"drinks": 0, "penalties": 1}
@@ -67,8 +66,8 @@ def test_a_maexle_game_resumes_on_the_game_screen_with_the_announcement_cut_off(
 
 def test_a_yacht_game_resumes_from_the_score_sheet_on_the_game_screen(tmp_path):
     app = kiosk(tmp_path)
-    app.seats = ["Ann", "Bo"]
-    app.game_kind = "yacht"
+    app.setup.seats = ["Ann", "Bo"]
+    app.setup.game_kind = "yacht"
     assert app.start_game()
     app.on_reading(reading(6, 6, 6, 6, 5))
     app.on_reading(reading(1, 1, 1, 2, 2))  # the order: Ann starts
@@ -77,20 +76,20 @@ def test_a_yacht_game_resumes_from_the_score_sheet_on_the_game_screen(tmp_path):
     assert again.resume() and again.screen == "play"
     shown = [again.banner.announcement.text] + [b.announcement.text for b in again.banners]
     assert shown == ["Bo rolls 7", "Ann starts"]
-    assert build(again).prompt == "Roll all five dice" and again.session.need.player == "Ann"
+    assert again.view().prompt == "Roll all five dice" and again.session.need.player == "Ann"
 
 
 def test_a_saved_game_that_cannot_be_continued_is_said_once_and_set_aside_with_its_log_kept(tmp_path):
     app = kiosk(tmp_path)
-    app.game_kind = "maexle"
+    app.setup.game_kind = "maexle"
     assert app.start_game()
     app.choose("announce:54")
     app.store.db.execute("UPDATE games SET setup = '{\"game\": \"poker\", \"players\": [\"Ann\", \"Bo\"]}'")
     again = kiosk(tmp_path)
     assert not again.resume() and "could not be continued" in again.message and again.screen == "setup"
     # The table plays on; at the next start the broken game is not brought up again ...
-    again.seats = ["Ann"]
-    again.game_kind = "yacht"
+    again.setup.seats = ["Ann"]
+    again.setup.game_kind = "yacht"
     assert again.start_game()
     again.choose("menu")
     again.choose("end")

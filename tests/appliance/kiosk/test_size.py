@@ -39,9 +39,9 @@ def test_on_a_portrait_screen_the_setup_is_drawn_in_its_band_and_a_tap_there_cho
         assert shot.get_at((240, 10))[:3] == (0, 0, 0) and shot.get_at((240, 790))[:3] == (0, 0, 0)
         assert shot.get_at((240, 400))[:3] != (0, 0, 0)
         yacht = next(rect for rect, cid in kiosk.hits if cid == "game:yacht")
-        assert kiosk.app.game_kind != "yacht"
+        assert kiosk.app.setup.game_kind != "yacht"
         commands.put(Command("tap", yacht.center, source="touch"))
         kiosk.step()
-        assert kiosk.app.game_kind == "yacht"
+        assert kiosk.app.setup.game_kind == "yacht"
     finally:
         kiosk.close()

@@ -178,7 +178,7 @@ def rig(mock_pins):
 
 
 def start(rig: Rig, kind: str, players) -> None:
-    rig.app.seats = list(players)
+    rig.app.setup.seats = list(players)
     rig.frames()
     rig.tap(f"game:{kind}")
     rig.tap("start")
@@ -232,7 +232,7 @@ def test_a_long_press_opens_the_correction_and_the_dice_are_entered_by_keys(rig)
     rig.press(2.0)  # held: the correction path
     assert rig.app.screen == "correct"
     rig.tap("hand")
-    assert rig.app.screen == "hand" and len(rig.app.hand) == 2
+    assert rig.app.screen == "hand" and len(rig.app.hand.dice) == 2
     rig.key("2")
     rig.key("1")
     rig.tap("handok")
@@ -262,7 +262,7 @@ def test_biscuit_with_picks_duel_rule_and_thumbs(rig):
     rig.throw(2, 2)  # pick 2 players
     assert s.need.kind == "pick"
     rig.tap("pick:Ann", double=True)  # SDL's finger and mouse copy: one tap, not a toggle on and off
-    assert rig.app.picked == ["Ann"]
+    assert rig.app.play.picked == ["Ann"]
     rig.click("pick:Cy")
     assert s.game.drinks["Ann"] == 1 and s.game.drinks["Cy"] == 1
     rig.throw(1, 2)  # duel
@@ -307,7 +307,7 @@ def test_a_handler_bug_becomes_a_message_not_a_crash(rig, monkeypatch):
     def boom(_arg):
         raise RuntimeError("kaputt")
 
-    monkeypatch.setattr(rig.app, "_c_add", boom)
+    monkeypatch.setattr(rig.app.setup, "on_add", boom)
     rig.tap("add")
     assert "kaputt" in rig.app.message and rig.app.screen == "setup"
 
@@ -322,11 +322,11 @@ def test_a_misread_reroll_is_replaced_by_hand_not_counted_as_another_roll(rig):
     rig.tap("fix")  # ... but one die shows 3: the table fixes it
     assert {"rehand", "hand", "undo_reread", "reread"} <= {c for _r, c in rig.kiosk.hits}
     rig.tap("rehand")
-    assert rig.app.hand == [2, 2, 2, 5, 6]
+    assert rig.app.hand.dice == [2, 2, 2, 5, 6]
     rig.tap("die:3")  # 5 -> 6 ... the die shows 3: tap until it does
     for _ in range(3):
         rig.tap("die:3")
-    assert rig.app.hand == [2, 2, 2, 3, 6]
+    assert rig.app.hand.dice == [2, 2, 2, 3, 6]
     rig.tap("handok")
     assert s.last_roll == [2, 2, 2, 3, 6] and s.need.raw["rolls_left"] == 1
     assert s.roll_sources == {"camera": 2, "hand": 1}
@@ -403,7 +403,7 @@ def test_quick_taps_on_the_same_die_each_turn_it(rig):
     for _ in range(3):
         touch(at)
         rig.frames(2)
-    assert rig.app.hand[0] == 4
+    assert rig.app.hand.dice[0] == 4
 
 
 def test_a_misread_roll_that_ended_the_game_is_corrected_on_the_winner_screen(mock_pins, tmp_path):
@@ -465,7 +465,7 @@ def test_a_roll_entered_by_hand_that_decides_the_game_shows_the_winner_screen(ri
 def test_a_tap_in_the_same_frame_as_a_key_meets_the_screen_the_key_left(rig):
     """Delete a seat by its key and touch the last seat in the same frame: the touch is resolved on
     the setup screen as it is after the deletion (the last seat is gone), never on the old layout."""
-    rig.app.seats = ["Ann", "Bo", "Cy", "Dace"]
+    rig.app.setup.seats = ["Ann", "Bo", "Cy", "Dace"]
     rig.frames()
     at = finger(rig, "seat:3")
     keys = {c.id: n for n, c in enumerate([c for c in rig.app.choices() if c.style != "disabled"], 1)}
@@ -473,9 +473,9 @@ def test_a_tap_in_the_same_frame_as_a_key_meets_the_screen_the_key_left(rig):
                                          unicode="", scancode=0))
     touch(at)
     rig.frames(2)
-    assert rig.app.seats == ["Bo", "Cy", "Dace"]
+    assert rig.app.setup.seats == ["Bo", "Cy", "Dace"]
     assert "went wrong" not in rig.app.message
-    assert rig.app.screen == "setup" or rig.app.editing in range(3)
+    assert rig.app.screen == "setup" or rig.app.names.editing in range(3)
 
 
 def test_a_seat_that_is_no_longer_there_is_not_opened():
@@ -512,17 +512,17 @@ def test_a_new_name_on_a_russian_kiosk_starts_on_the_cyrillic_keys_and_a_latin_n
     try:
         app = App(players=["Ann", "Боря"], clock=lambda: 0.0)
         app.choose("add")
-        assert app.screen == "names" and app.layout == "cyrillic"
+        assert app.screen == "names" and app.names.layout == "cyrillic"
         app.back()
         app.choose("seat:0")
-        assert app.layout == "latin"
+        assert app.names.layout == "latin"
         app.back()
         app.choose("seat:1")
-        assert app.layout == "cyrillic"
+        assert app.names.layout == "cyrillic"
         i18n.set_language("lv")
         app.back()
         app.choose("add")
-        assert app.layout == "latin"
+        assert app.names.layout == "latin"
     finally:
         i18n.set_language("en")
 
@@ -563,4 +563,4 @@ def test_on_the_hand_entry_a_digit_that_is_no_die_value_does_nothing(rig):
     rig.tap("hand")
     for key in ("7", "8", "9", "0"):
         rig.key(key)
-    assert rig.app.screen == "hand" and rig.app.session.game.actions == [] and rig.app.hand == [1] * 5
+    assert rig.app.screen == "hand" and rig.app.session.game.actions == [] and rig.app.hand.dice == [1] * 5

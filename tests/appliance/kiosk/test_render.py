@@ -13,7 +13,6 @@ from appliance.kiosk import widgets
 from appliance.kiosk.app import App
 from appliance.kiosk.draw import CameraFeed, draw
 from appliance.kiosk.theme import Theme
-from appliance.kiosk.view import build
 from vision.reading import DiceReading, Die
 
 SIZES = [(800, 480), (1920, 1080)]
@@ -30,7 +29,7 @@ def settle(app: App) -> None:
 
 
 def _maexle(app: App, need: str) -> App:
-    app.game_kind = "maexle"
+    app.setup.game_kind = "maexle"
     app.start_game()
     if need in ("decide", "believe", "lift", "banner", "answer"):
         app.choose("announce:21" if need in ("banner", "answer") else "announce:54")
@@ -44,7 +43,7 @@ def _maexle(app: App, need: str) -> App:
 
 
 def _biscuit(app: App, need: str) -> App:
-    app.game_kind = "biscuit"
+    app.setup.game_kind = "biscuit"
     app.start_game()
     rolls = {"roll": [(1, 6)], "pick": [(1, 6), (2, 2)], "thumbs": [(1, 6), (2, 5)], "breaker": [(1, 6), (6, 6)]}[need]
     for r in rolls:
@@ -60,7 +59,7 @@ def _biscuit(app: App, need: str) -> App:
 def _yacht(app: App, need: str) -> App:
     if need in ("rolloff", "won"):
         return _yacht_roll_off(app, need)
-    app.game_kind = "yacht"
+    app.setup.game_kind = "yacht"
     app.start_game()
     for r in [(1, 2, 3, 4, 5), (6, 6, 6, 5, 5), (2, 2, 3, 4, 5), (1, 1, 2, 2, 3), (1, 1, 1, 2, 2), (6, 6, 6, 6, 1)]:
         app.on_reading(reading(*r))  # the order (Bo starts), then Bo's first roll
@@ -73,9 +72,9 @@ def _yacht(app: App, need: str) -> App:
 
 def _yacht_roll_off(app: App, need: str) -> App:
     """Two players tied after 12 rounds under final_tie = roll_off: the roll-off, or its winner."""
-    app.seats = ["Ann", "Jānis"]
+    app.setup.seats = ["Ann", "Jānis"]
     app.rules = {"yacht": {"final_tie": "roll_off"}}
-    app.game_kind = "yacht"
+    app.setup.game_kind = "yacht"
     app.start_game()
     for r in [(6, 6, 6, 6, 5), (1, 1, 1, 2, 2)]:
         app.on_reading(reading(*r))
@@ -101,7 +100,7 @@ def state(name: str) -> App:
         return app
     if kind == "names":
         app.choose("add")
-        app.typed = "Liene"
+        app.names.typed = "Liene"
         return app
     if kind == "maexle":
         return _maexle(app, need)
@@ -157,7 +156,7 @@ DIALOGS = ("setup", "names", "correct", "hand", "menu", "sheet", "over")
 @pytest.mark.parametrize("name", SCREENS)
 def test_every_screen_renders_readably(pg, frame, tmp_path, name, size):
     app = state(name)
-    view = build(app)
+    view = app.view()
     first = name.split("-")[0]
     assert view.screen == ("over" if name == "yacht-won" else first if first in DIALOGS else "play")
     check_drawn(view, size, frame, tmp_path / f"{name}.png")
@@ -172,7 +171,7 @@ NEWER = ["maexle-answer", "biscuit-roll", "yacht-rolloff", "yacht-won"]
 def test_the_newer_screens_fit_in_every_language(pg, frame, tmp_path, name, lang):
     i18n.set_language(lang)
     try:
-        check_drawn(build(state(name)), (800, 480), frame, tmp_path / f"{name}-{lang}.png")
+        check_drawn(state(name).view(), (800, 480), frame, tmp_path / f"{name}-{lang}.png")
     finally:
         i18n.set_language("en")
 
@@ -206,7 +205,7 @@ def check_drawn(view, size, frame, path) -> None:
 
 
 def test_setup_offers_three_games_and_the_seats_in_order(pg):
-    view = build(state("setup"))
+    view = state("setup").view()
     ids = [c.id for c in view.choices]
     assert ids[:3] == ["game:maexle", "game:biscuit", "game:yacht"]
     assert [c.label for c in view.choices if c.id.startswith("seat:")] == ["Ann", "Bo", "Cy", "Dace", "Jānis"]
@@ -214,12 +213,12 @@ def test_setup_offers_three_games_and_the_seats_in_order(pg):
 
 def test_the_maexle_picker_offers_only_values_that_beat_the_standing_one(pg):
     app = state("maexle-believe")
-    values = [int(c.id.split(":")[1]) for c in build(app).choices if c.id.startswith("announce:")]
+    values = [int(c.id.split(":")[1]) for c in app.view().choices if c.id.startswith("announce:")]
     assert values[0] == 61 and values[-1] == 21 and 54 not in values and 31 not in values
 
 
 def test_the_yacht_sheet_has_players_across_and_twelve_categories_down(pg):
-    view = build(state("sheet"))
+    view = state("sheet").view()
     assert view.sheet.players == ("Ann", "Bo", "Cy", "Dace", "Jānis")
     assert len(view.sheet.categories) == 12 and len(view.sheet.totals) == 5
 
@@ -239,7 +238,7 @@ def test_a_drawing_bug_shows_a_notice_not_a_traceback(pg, mock_pins, monkeypatch
 def test_the_roll_prompt_shows_dice_in_the_air_without_pips(pg, frame, monkeypatch, name, dice):
     """Right after a roll (Ann threw 1-6 and became the Biscuit; the last roll-off totals) the prompt to
     roll must not show dice faces a player could take for that roll."""
-    view = build(state(name))
+    view = state(name).view()
     assert view.big_prompt and view.icon == "throw" and view.throw_dice == dice
     faces, thrown = [], []
     monkeypatch.setattr(widgets, "die", lambda surface, rect, value, **kw: faces.append(value))
@@ -256,7 +255,7 @@ def test_the_roll_prompt_shows_dice_in_the_air_without_pips(pg, frame, monkeypat
 def test_a_camera_frame_that_is_not_a_colour_picture_leaves_the_screen_working(pg, bad):
     """The live view gets whatever the camera gave; a frame it cannot show is no picture, and the
     game's buttons stay on screen."""
-    view = build(state("biscuit-pick"))
+    view = state("biscuit-pick").view()
     hits = draw(pygame.Surface((800, 480)), view, Theme(800, 480), CameraFeed(bad, (), False, "Reader problem"))
     assert {"pick:Ann", "fix", "menu"} <= {cid for _r, cid in hits}
 
@@ -270,7 +269,7 @@ def test_eight_long_cyrillic_names_on_the_score_sheet_each_show_their_start_insi
     """A name too long for its column is cut at the end with "…": never clipped at both ends or drawn
     over its neighbour's column."""
     app = App(players=list(LONG_NAMES), clock=lambda: 0.0)
-    app.game_kind = "yacht"
+    app.setup.game_kind = "yacht"
     app.start_game()
     app.choose("sheet")
     drawn = []
@@ -283,7 +282,7 @@ def test_eight_long_cyrillic_names_on_the_score_sheet_each_show_their_start_insi
 
     monkeypatch.setattr(widgets, "fitted_font", spy)
     monkeypatch.setattr(widgets, "text_hook", lambda content, rect, box: drawn.append((content, rect, box)))
-    draw(pygame.Surface(size), build(app), Theme(*size))
+    draw(pygame.Surface(size), app.view(), Theme(*size))
     shown = {item[0]: (lines, item[1], item[2]) for lines, item in zip(drawn[::2], drawn[1::2])}
     for name in LONG_NAMES:
         lines, rect, box = shown[name]

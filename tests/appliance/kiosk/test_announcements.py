@@ -7,7 +7,6 @@ touch screen drive it; no pygame."""
 from __future__ import annotations
 
 from appliance.kiosk.app import App, Hooks
-from appliance.kiosk.view import build
 from vision.reading import DiceReading, Die
 
 
@@ -22,7 +21,7 @@ class Table:
         self.said: list[tuple[str, str]] = []
         self.app = App(players=list(players), clock=lambda: 0.0, maexle_odds=True, rules={kind: rules},
                        hooks=Hooks(announce=lambda items: self.said.extend((a.text, a.detail) for a in items)))
-        self.app.game_kind = kind
+        self.app.setup.game_kind = kind
         assert self.app.start_game()
         self.session = self.app.session
 
@@ -41,7 +40,7 @@ class Table:
     def view(self):
         for _ in range(50):
             self.app.dismiss_banner()
-        return build(self.app)
+        return self.app.view()
 
 
 # ------------------------------------------------------------------------------------------ Yacht

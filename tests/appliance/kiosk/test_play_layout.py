@@ -17,8 +17,7 @@ from appliance.kiosk import draw as kiosk_draw
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets
 from appliance.kiosk.app import App
-from appliance.kiosk.view import build
-from appliance.kiosk.words import category_name
+from appliance.table.yacht import category_name
 from vision.reading import DiceReading, Die
 
 PLAYERS = ["Bartholomäus W", "Jānis Ozoliņš", "Вячеслав Петр"]  # 14 characters: the kiosk's limit
@@ -38,20 +37,20 @@ def quiet(app: App) -> None:
 
 def play_screens(app: App):
     """Every kind of play screen of the three games, as the app shows it (yields after each step)."""
-    app.game_kind = "maexle"
+    app.setup.game_kind = "maexle"
     assert app.start_game()
     yield
     app.choose("announce:54"); quiet(app); yield                     # the next player decides
     app.choose("reveal"); quiet(app); yield                          # lift the cup
     app.on_reading(reading(6, 4)); quiet(app); yield
     app.choose("menu"); app.choose("end"); quiet(app)
-    app.game_kind = "biscuit"
+    app.setup.game_kind = "biscuit"
     assert app.start_game()
     yield
     for roll in [(3, 4), (2, 2)]:                                    # a Biscuit, then a pick
         app.on_reading(reading(*roll)); quiet(app); yield
     app.choose("menu"); app.choose("end"); quiet(app)
-    app.game_kind = "yacht"
+    app.setup.game_kind = "yacht"
     assert app.start_game()
     yield
     for roll in [(6, 6, 6, 6, 5), (1, 2, 3, 4, 6), (1, 1, 2, 2, 3)]:  # the order: the first player starts
@@ -117,7 +116,7 @@ def test_the_prompt_is_never_smaller_than_the_info_line_and_the_dice_never_vanis
     drawn = Drawn(monkeypatch, size)
     seen = set()
     for _step in play_screens(table):
-        view = build(table)
+        view = table.view()
         if view.screen != "play":
             continue
         drawn.draw(view)
@@ -140,7 +139,7 @@ def test_the_play_screens_sheet_is_the_player_on_turn_at_a_legible_size(table, m
     names = {category_name(c) for c in CATEGORIES}
     shown = []
     for _step in play_screens(table):
-        view = build(table)
+        view = table.view()
         if view.screen != "play" or view.sheet is None or any(c.id.startswith("declare:") for c in view.choices):
             continue
         drawn.draw(view)

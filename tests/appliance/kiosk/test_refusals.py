@@ -20,31 +20,31 @@ def russian():
 
 def test_a_game_started_with_too_few_or_too_many_players_says_its_range_in_the_kiosks_language(russian):
     app = App(players=["Аня"], clock=lambda: 0.0)
-    app.game_kind = "maexle"
+    app.setup.game_kind = "maexle"
     assert not app.start_game()
     assert app.message == "Нельзя начать: Mäxle — 2-20 игроков" and app.session is None
-    app.seats = [f"Игрок {n}" for n in range(1, 10)]
-    app.game_kind = "yacht"
+    app.setup.seats = [f"Игрок {n}" for n in range(1, 10)]
+    app.setup.game_kind = "yacht"
     assert not app.start_game()
     assert app.message == "Нельзя начать: Яхта — 1-8 игроков" and app.screen == "setup"
 
 
 def test_an_extra_button_the_game_does_not_take_now_says_what_is_due(russian):
     app = App(players=["Аня", "Боря", "Вика"], clock=lambda: 0.0)
-    app.game_kind = "biscuit"
+    app.setup.game_kind = "biscuit"
     assert app.start_game()
     app.handle(Command("press", "stop", source="button"))  # a Yacht button pressed during Biscuit
     assert app.message.startswith("Не сейчас: ") and "Аня" in app.message
     app.handle(Command("press", "accept", source="button"))
     assert app.message.startswith("Не сейчас: ")
     app.handle(Command("press", "rule_broken", source="button"))  # no rule made yet
-    assert app.message.startswith("Не сейчас: ") and app.sub == ""
+    assert app.message.startswith("Не сейчас: ") and app.play.sub == ""
     assert app.session.game.actions == []
 
 
 def test_the_undo_button_with_nothing_to_take_back_says_so(russian):
     app = App(players=["Аня"], clock=lambda: 0.0)
-    app.game_kind = "yacht"
+    app.setup.game_kind = "yacht"
     assert app.start_game()
     app.handle(Command("press", "undo", source="button"))
     assert app.message == "Нечего отменять" and app.session.game.actions == []

@@ -22,7 +22,7 @@ def test_the_camera_worker_feeds_a_settled_throw_to_the_ui_loop(mock_pins):
     pipeline = CameraPipeline(table, SettleDetector(read_dice), lambda r: commands.put(Command("settled", r, "camera")))
     app = App(players=["Ann", "Bo", "Cy"], hooks=Hooks(expect=pipeline.expect))
     kiosk = Kiosk(app, commands, pipeline=pipeline)
-    app.game_kind = "biscuit"
+    app.setup.game_kind = "biscuit"
     app.start_game()
     worker = CameraWorker(pipeline, pace_fps=200).start()  # virtual time: faster than a real camera
     try:

@@ -1,0 +1,45 @@
+"""The screens around the game: the score sheet, the menu and the game over screen."""
+
+from __future__ import annotations
+
+from appliance.kiosk import view
+from appliance.kiosk.screens import Dialog, Screen
+
+
+class SheetScreen(Dialog):
+    """The Yacht score sheet, full screen."""
+
+    name = "sheet"
+
+    def view(self):
+        return view.sheet(self.app.session)
+
+
+class MenuScreen(Dialog):
+    """Undo, the score sheet, end the game, the language."""
+
+    name = "menu"
+
+    @property
+    def handlers(self):
+        app = self.app
+        return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
+                "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language()}
+
+    def view(self):
+        return view.menu(self.app.session)
+
+
+class OverScreen(Screen):
+    """The winner and the evening's counts: play again, a new game, or fix a misread last roll."""
+
+    name = "over"
+
+    @property
+    def handlers(self):
+        app = self.app
+        return {"again": lambda _arg: app.start_game(), "new": lambda _arg: app.new_game(),
+                "fix": lambda _arg: app.open_correction()}
+
+    def view(self):
+        return view.over(self.app.session, self.app.evening())

@@ -1,0 +1,102 @@
+"""Image folders and video files play in virtual time; ``open_source`` names every kind of source."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import CameraMissing, EndOfFrames, ImageFolderSource, SourceClosed, VideoFileSource, open_source
+from vision.synth import SyntheticTable, TableLook, render_still
+
+
+def _write_images(folder, count, size=(64, 48)):
+    paths = []
+    for i in range(count):
+        img = np.full((size[1], size[0], 3), 20 * i + 10, np.uint8)
+        path = folder / f"img_{i:02d}.png"
+        cv2.imwrite(str(path), img)
+        paths.append(path)
+    return paths
+
+
+def test_an_image_folder_plays_in_name_order_at_its_rate_each_image_held(tmp_path):
+    _write_images(tmp_path, 3)
+    (tmp_path / "notes.txt").write_text("not an image")
+    src = ImageFolderSource(tmp_path, fps=10, hold_s=0.2)
+    frames = [src.read() for _ in range(6)]
+    assert [f.index for f in frames] == list(range(6))
+    assert [f.t for f in frames] == pytest.approx([0.0, 0.1, 0.2, 0.3, 0.4, 0.5])
+    assert [int(f.image[0, 0, 0]) for f in frames] == [10, 10, 30, 30, 50, 50]
+    assert src.current_file.name == "img_02.png"
+    with pytest.raises(EndOfFrames):
+        src.read()
+    src.close()
+    with pytest.raises(SourceClosed):
+        src.read()
+
+
+def test_an_unreadable_image_in_a_folder_is_skipped_and_named_with_why(tmp_path):
+    _write_images(tmp_path, 2)
+    (tmp_path / "img_00b.jpg").write_bytes(b"\xff\xd8 this is no jpeg")
+    src = ImageFolderSource(tmp_path)
+    values = [int(src.read().image[0, 0, 0]) for _ in range(2)]
+    assert values == [10, 30]
+    assert [(p.name, why) for p, why in src.skipped] == [("img_00b.jpg", "OpenCV cannot decode it as an image")]
+
+
+def test_grey_and_four_channel_files_become_bgr_frames(tmp_path):
+    bgr, _ = render_still([5], seed=2, size=(160, 120))
+    cv2.imwrite(str(tmp_path / "a.png"), np.dstack([bgr, np.full(bgr.shape[:2], 255, np.uint8)]))
+    cv2.imwrite(str(tmp_path / "b.png"), cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))
+    src = ImageFolderSource(tmp_path)
+    a, b = src.read().image, src.read().image
+    assert a.shape == b.shape == (120, 160, 3)
+    assert np.array_equal(a, bgr)
+    assert np.array_equal(b[:, :, 0], b[:, :, 2])
+
+
+def test_a_missing_or_empty_folder_is_a_missing_camera(tmp_path):
+    with pytest.raises(CameraMissing, match="no image folder"):
+        ImageFolderSource(tmp_path / "nowhere")
+    with pytest.raises(CameraMissing, match="no images"):
+        ImageFolderSource(tmp_path)
+
+
+def test_a_video_file_plays_at_its_frame_rate_then_ends(tmp_path):
+    path = tmp_path / "throw.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (160, 120))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    table = SyntheticTable(2, seed=3, look=TableLook(size=(160, 120)))
+    for f in table.frames(0.4):
+        writer.write(f.image)
+    writer.release()
+    src = VideoFileSource(path)
+    frames = []
+    with pytest.raises(EndOfFrames):
+        while True:
+            frames.append(src.read())
+    assert len(frames) == 12
+    assert frames[5].t == pytest.approx(5 / 25)
+    assert frames[0].image.shape == (120, 160, 3) and frames[0].image.dtype == np.uint8
+    src.close()
+    with pytest.raises(CameraMissing):
+        VideoFileSource(tmp_path / "none.avi")
+
+
+def test_open_source_names_every_kind_of_source(tmp_path):
+    _write_images(tmp_path, 1)
+    assert isinstance(open_source(str(tmp_path)), ImageFolderSource)
+    assert isinstance(open_source(tmp_path), ImageFolderSource)
+    assert isinstance(open_source("synthetic", dice=5), SyntheticTable)
+    with pytest.raises(CameraMissing, match="SOURCE"):
+        open_source(str(tmp_path / "no-such-thing"))
+
+
+def test_the_synthetic_source_from_the_command_line_plays_its_throws_then_ends():
+    src = open_source("synthetic", dice=2, throws=2, fps=30)
+    n = 0
+    with pytest.raises(EndOfFrames):
+        while True:
+            src.read()
+            n += 1
+    assert 100 < n < 400
