@@ -5,7 +5,7 @@ games — Mäxle, Biscuit, declared Yacht — and prints a transcript. The demo 
 throws the dice (the synthetic table renders them; with ``--source DIR`` a folder of real photos
 gives each throw), makes every choice on the kiosk by tapping it (posted touch events), presses the
 REVEAL button (a gpiozero mock pin) and says so. Everything else is the real appliance: every roll
-is read by the settle detector and the pip reader from the frames, the session and the engine play
+is read by the settle detector and the dice reader from the frames, the session and the engine play
 the rules, the kiosk announces and draws. A roll the camera cannot read is thrown again or entered
 by hand on the kiosk's correction screen, and a misread the table notices is corrected there; the
 transcript says so each time. One screenshot per screen goes into the output folder. Each game's
@@ -143,7 +143,7 @@ class PhotoTable:
 
 def photo_pools(folder: Path, seed: int, needed=(2, 5)) -> dict[int, list[Photo]]:
     """The photos of ``folder`` by number of dice (2 and 5), shuffled with ``seed``
-    (``vision.sources.photo_pools``: a manifest's labels, or the pip reader's count). Raises
+    (``vision.sources.photo_pools``: a manifest's labels, or the dice reader's count). Raises
     DemoError when the folder is not one or has no photo of a count in ``needed``.
     """
     try:

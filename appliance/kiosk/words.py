@@ -90,6 +90,9 @@ def unreadable_reason(reading) -> str:
         # TRANSLATORS: why the dice cannot be read: the camera is not sure of a die (its value,
         # or whether it is a die at all).
         "unsure": _("a die is unclear"),
+        # TRANSLATORS: why the dice cannot be read: a die leans on another die or the tray wall,
+        # no face up; the roll is thrown again.
+        "cocked": _("a die is cocked"),
         # TRANSLATORS: why the dice cannot be read: the readings of one still scene differ.
         "disagree": _("the readings disagree"),
         # TRANSLATORS: why the dice cannot be read: the camera picture is only noise.

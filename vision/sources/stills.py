@@ -3,7 +3,7 @@ of a folder grouped by their number of dice.
 
 The headless demo's ``--source DIR`` throws these instead of the synthetic table. ``photo_pools``
 reads the folder's ``manifest.csv`` (the format of ``../shared/dice-photos/README.txt``) when there
-is one; without it, the pip reader counts the dice of every image once (no labels then).
+is one; without it, the dice reader counts the dice of every image once (no labels then).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def photo_pools(folder: Path, seed: int, counts=(2, 5)) -> dict[int, list[Photo]
     number of dice and labels; rows marked excluded are left out, and when the manifest marks
     ``table_like`` photos (the appliance's own situation: a tray, at most 5 dice, none touching),
     only those are used. Without a manifest, every image in the folder (recursively) is read once
-    by the pip reader to count its dice; no labels then. A pool may be empty: the caller says which
+    by the dice reader to count its dice; no labels then. A pool may be empty: the caller says which
     counts it needs. Raises NotADirectoryError when ``folder`` is not a folder.
     """
     folder = Path(folder)

@@ -1,5 +1,5 @@
 """The live arrangement: the camera pipeline in its worker thread (synthetic table, real settle
-detector and pip reader) feeding the UI loop, which never waits for it; and the demo's window."""
+detector and dice reader) feeding the UI loop, which never waits for it; and the demo's window."""
 
 from __future__ import annotations
 
@@ -89,10 +89,10 @@ def test_read_again_asks_the_settle_detector_to_forget_in_the_stepping_thread():
 def test_a_scene_without_dice_is_said_plainly_not_as_a_reading_fault():
     """The Mäxle cup down, an empty tray: the live view's caption says no dice are in view, in the
     colour of a good reading, not "Cannot read" in red."""
-    from vision.reading import unreadable
+    from vision.reading import no_dice
 
     table = SyntheticTable(2, seed=4)  # nothing thrown yet: an empty tray
-    pipeline = CameraPipeline(table, SettleDetector(lambda image, **kw: unreadable("no dice"), 2), lambda r: None)
+    pipeline = CameraPipeline(table, SettleDetector(lambda image, **kw: no_dice(), 2), lambda r: None)
     shown = []
     for _ in range(40):
         pipeline.step()
