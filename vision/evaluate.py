@@ -1,107 +1,40 @@
-"""Measure the pip reader on labelled photos (``../shared/dice-photos/manifest.csv``).
+"""Measure the reader on labelled photos (``../shared/dice-photos`` and ``../shared/dice-train``).
 
 Each photo is read as the appliance would read a frame: the reader is told how many dice to expect
-(the manifest's ``n_dice``; the appliance always knows, 2 or 5). Excluded rows are not scored.
+(the manifest's ``n_dice``; the appliance always knows, 2 or 5). Excluded rows are not scored, nor
+are the sources whose labels are doubtful (``vision.photos.TRAIN_ONLY``).
 
 How dice are matched to labels (per-die accuracy): a die the reader returned and a labelled die match
 when the reader's centre lies inside the label box, or the label box's centre lies inside the reader's
-box. The second rule is needed because label boxes mean different things per source (README.txt):
-nell-byler boxes are the top face, matteop65 boxes hold only the pip pattern (a "1" box is the single
-pip), epanemu boxes hold the whole die with its visible sides. Pairs are then taken one-to-one, nearest
-centres first (reader centre to label box centre). A labelled die is read right when it is matched to a
-reader die of the same value. Per-die accuracy counts the dice of every reading, ``unreadable`` ones
-too (their dice are the reader's best effort, shown but never acted on): it measures finding and
-counting; the per-image figures measure what the game may act on.
+box. The second rule is needed because label boxes mean different things per source
+(``vision.photos``): the top face, the pip pattern only (a "1" box is the single pip), or the whole die
+with its visible sides. Pairs are then taken one-to-one, nearest centres first (reader centre to label
+box centre). A labelled die is read right when it is matched to a reader die of the same value.
+Per-die accuracy counts the dice of every reading, ``unreadable`` ones too (their dice are the
+reader's best effort, shown but never acted on): it measures finding and counting; the per-image
+figures measure what the game may act on.
 
 Per image: ``exact`` when the reading is ``ok`` and its sorted values equal the labelled ones (an
 ``unreadable`` reading is never right); ``ok wrong`` when the reading is ``ok`` but its values differ.
 
-Development split: ``split_of(file)`` puts each photo in ``dev`` or ``held`` by a hash of its path, so
-thresholds can be tuned on one half and checked on the other.
+Splits (``vision.photos.split_of``): ``val`` is the fifth of every source the learned parts never
+saw in training; ``train`` the rest. Figures on ``val`` are the honest ones.
 
-Run: ``python -m vision.evaluate [--manifest PATH] [--split dev|held|all] [--errors]`` or
-``dicetable read --manifest PATH``.
+Run: ``python -m vision.evaluate [--manifest CSV ...] [--split train|val|all] [--errors]`` or
+``dicetable read --manifest CSV ...``.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import hashlib
 import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.photos import DEFAULT_MANIFESTS, SOURCES, TRAIN_ONLY, Box, Photo, load_manifest
 from vision.reading import DiceReading
-
-SOURCES = ("nell-byler", "matteop65", "epanemu-dice3", "epanemu-dice3-trainaug")
-DEFAULT_MANIFEST = Path(__file__).resolve().parent.parent.parent / "shared" / "dice-photos" / "manifest.csv"
-
-Box = tuple[int, int, int, int]
-
-
-@dataclass(frozen=True)
-class Photo:
-    """One labelled photo of the manifest.
-
-    file: path relative to the manifest's folder. values: sorted top-face values.
-    boxes / box_values: each labelled die's box (x, y, w, h) in px and its value, in the same order.
-    table_like: the appliance's situation (<= 5 dice, none touching, tiny or cut by the border).
-    """
-
-    file: str
-    source: str
-    values: tuple[int, ...]
-    boxes: tuple[Box, ...]
-    box_values: tuple[int, ...]
-    table_like: bool
-    excluded: bool
-
-    @property
-    def split(self) -> str:
-        return split_of(self.file)
-
-
-def split_of(file: str) -> str:
-    """``"dev"`` or ``"held"``: a fixed half of the photos by the SHA-1 of the file path."""
-    return "dev" if hashlib.sha1(file.encode()).digest()[0] % 2 == 0 else "held"
-
-
-# The manifest's columns the evaluation reads (README.txt of the photo set names them all).
-COLUMNS = ("file", "source", "boxes", "values_in_box_order", "table_like", "excluded")
-
-
-def load_manifest(path: str | Path = DEFAULT_MANIFEST) -> list[Photo]:
-    """All rows of a manifest.csv (README.txt format), excluded ones included (flagged).
-
-    Raises OSError when the file cannot be read, ValueError on a missing column or a malformed row.
-    """
-    photos = []
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = csv.DictReader(fh)
-        missing = [c for c in COLUMNS if c not in (rows.fieldnames or ())]
-        if missing:
-            raise ValueError(f"missing column{'s' * (len(missing) > 1)} {', '.join(missing)}")
-        for row in rows:
-            if any(row[c] is None for c in COLUMNS):  # csv fills a short row's missing fields with None
-                raise ValueError(f"line {rows.line_num}: too few fields")
-            boxes = tuple(tuple(int(v) for v in b.split(",")) for b in row["boxes"].split(";") if b)
-            box_values = tuple(int(v) for v in row["values_in_box_order"].split())
-            if len(boxes) != len(box_values) or any(len(b) != 4 for b in boxes):
-                raise ValueError(f"{row['file']}: boxes and values_in_box_order disagree")
-            photos.append(Photo(
-                file=row["file"],
-                source=row["source"],
-                values=tuple(sorted(box_values)),
-                boxes=boxes,  # type: ignore[arg-type]
-                box_values=box_values,
-                table_like=row["table_like"] == "1",
-                excluded=row["excluded"] == "1",
-            ))
-    return photos
-
 
 def _inside(point: tuple[float, float], box: Box) -> bool:
     x, y, w, h = box
@@ -138,10 +71,14 @@ class Result:
 
     @property
     def exact(self) -> bool:
+        """Read right: ``ok`` with the labelled values, or for a photo of no dice, "no dice"."""
+        if not self.photo.values:
+            return self.reading.kind == "no_dice"
         return self.reading.ok and self.reading.values == self.photo.values
 
     @property
     def ok_wrong(self) -> bool:
+        """Read ``ok`` with other values than labelled (for a photo of no dice: any ``ok``)."""
         return self.reading.ok and self.reading.values != self.photo.values
 
 
@@ -151,8 +88,9 @@ def score(photo: Photo, reading: DiceReading, ms: float = 0.0) -> Result:
     return Result(photo, reading, ms, right)
 
 
-def run(photos: Iterable[Photo], root: Path, reader: Callable | None = None) -> list[Result]:
-    """Read every non-excluded photo with ``reader(frame, expected=n)`` (default: the pip reader).
+def run(photos: Iterable[Photo], reader: Callable | None = None) -> list[Result]:
+    """Read every scored photo (not excluded, not of a ``TRAIN_ONLY`` source) with
+    ``reader(frame, expected=n)`` (default: ``vision.reader.read_dice``).
 
     Raises OSError when a photo cannot be loaded (a broken evaluation set is not a reader result).
     """
@@ -162,11 +100,11 @@ def run(photos: Iterable[Photo], root: Path, reader: Callable | None = None) -> 
         from vision.reader import read_dice as reader
     results = []
     for photo in photos:
-        if photo.excluded:
+        if photo.excluded or photo.source in TRAIN_ONLY:
             continue
-        frame = cv2.imread(str(root / photo.file), cv2.IMREAD_COLOR)
+        frame = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         if frame is None:
-            raise OSError(f"cannot load {root / photo.file}")
+            raise OSError(f"cannot load {photo.path}")
         t0 = time.perf_counter()
         reading = reader(frame, expected=len(photo.values))
         ms = (time.perf_counter() - t0) * 1000.0
@@ -244,33 +182,38 @@ def format_errors(results: list[Result]) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The evaluation's options (shared with ``dicetable read --manifest``)."""
-    parser.add_argument("--split", choices=("dev", "held", "all"), default="all",
-                        help="score only the development half, the held-out half, or all photos")
+    """The evaluation's options beside ``--manifest`` (shared with ``dicetable read --manifest``)."""
+    parser.add_argument("--split", choices=("train", "val", "all"), default="val",
+                        help="score the validation photos the learned parts never saw (default), the "
+                             "training photos, or all")
     parser.add_argument("--errors", action="store_true", help="also list every photo not read exactly")
 
 
-def evaluate_manifest(manifest: Path, split: str = "all", errors: bool = False, out=None) -> int:
-    """Read and score a manifest's photos and print the per-source table to ``out`` (default
-    stdout); returns an exit status: 0, or 2 when the manifest or a photo cannot be read or it lists
-    no photo to score."""
+def evaluate_manifests(manifests, split: str = "val", errors: bool = False, out=None,
+                       reader: Callable | None = None) -> int:
+    """Read and score the photos of one or more manifests and print the per-source table to ``out``
+    (default stdout); returns an exit status: 0, or 2 when a manifest or a photo cannot be read or
+    they list no photo to score."""
     out = out or sys.stdout
+    names = ", ".join(str(m) for m in manifests)
+    photos = []
+    for manifest in manifests:
+        try:
+            photos += load_manifest(manifest)
+        except (OSError, ValueError) as exc:
+            print(f"cannot read the manifest {manifest}: {exc}", file=sys.stderr)
+            return 2
     try:
-        photos = load_manifest(manifest)
-    except (OSError, ValueError) as exc:
-        print(f"cannot read the manifest {manifest}: {exc}", file=sys.stderr)
-        return 2
-    if split != "all":
-        photos = [p for p in photos if p.split == split]
-    if all(p.excluded for p in photos):
-        print(f"no photos to score in the manifest {manifest} (split: {split})", file=sys.stderr)
-        return 2
-    try:
-        results = run(photos, Path(manifest).parent)
+        if split != "all":
+            photos = [p for p in photos if p.split == split]
+        if all(p.excluded or p.source in TRAIN_ONLY for p in photos):
+            print(f"no photos to score in {names} (split: {split})", file=sys.stderr)
+            return 2
+        results = run(photos, reader)
     except OSError as exc:
         print(exc, file=sys.stderr)
         return 2
-    print(f"{manifest} (split: {split}, {len(results)} photos scored, expected count given)", file=out)
+    print(f"{names} (split: {split}, {len(results)} photos scored, expected count given)", file=out)
     print(format_table(summarise(results)), file=out)
     if errors:
         print(format_errors(results), file=out)
@@ -279,10 +222,11 @@ def evaluate_manifest(manifest: Path, split: str = "all", errors: bool = False, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n")[0])
-    parser.add_argument("--manifest", type=Path, default=DEFAULT_MANIFEST)
+    parser.add_argument("--manifest", type=Path, nargs="+", metavar="CSV", default=list(DEFAULT_MANIFESTS),
+                        help="manifests to score (default: both photo sets beside the repository)")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return evaluate_manifest(args.manifest, args.split, args.errors)
+    return evaluate_manifests(args.manifest, args.split, args.errors)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Read the dice in still photos with the pip reader, or measure it on a labelled photo set.
+"""Read the dice in still photos with the dice reader, or measure it on a labelled photo set.
 
 Each IMAGE gives one line: its values and status, or why it is unreadable (the reader says
 "unreadable" rather than guess). --dice N tells the reader how many dice to expect, as the game
@@ -7,9 +7,11 @@ from the same camera. With --json each image is one JSON object per line: "file"
 "status" ("ok" or "unreadable"), "reason" when unreadable, "dice" (each with "value", "center",
 "box", "confidence") and "ms" (the reader's time).
 
---manifest CSV reads every photo of a labelled set (../shared/dice-photos/manifest.csv), giving the
-reader each photo's number of dice, and prints per source the images, per-die accuracy, exact
-images, unreadable share and the share of "ok" readings that were wrong (see vision/evaluate.py).
+--manifest CSV... reads every photo of labelled sets (../shared/dice-photos/manifest.csv,
+../shared/dice-train/manifest.csv), giving the reader each photo's number of dice, and prints per
+source the images, per-die accuracy, exact images, unreadable share and the share of "ok" readings
+that were wrong; --split val (the default) scores only the photos the learned reader never saw in
+training (see vision/evaluate.py).
 
 Exit status: 0, or 1 when an image file cannot be read (the others are still read), 2 for a bad
 argument or manifest.
@@ -33,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the number of dice expected (another count is reported as unreadable)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image")
     parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from the same camera")
-    parser.add_argument("--manifest", type=Path, metavar="CSV", help="measure the reader on a labelled photo set")
+    parser.add_argument("--manifest", type=Path, nargs="+", metavar="CSV",
+                        help="measure the reader on labelled photo sets (manifest.csv files)")
     evaluate.add_arguments(parser)
 
 
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if args.images:
             print("dicetable read: give IMAGEs or --manifest, not both", file=sys.stderr)
             return 2
-        return evaluate.evaluate_manifest(args.manifest, args.split, args.errors)
+        return evaluate.evaluate_manifests(args.manifest, args.split, args.errors)
     if not args.images:
         print("dicetable read: no IMAGE given (or use --manifest CSV)", file=sys.stderr)
         return 2

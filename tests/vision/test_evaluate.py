@@ -1,5 +1,5 @@
 """The photo evaluation's bookkeeping: how dice are matched to labels, how readings are scored, the
-fixed development split, the manifest, the printed table (on a small made-up photo set)."""
+printed table and its refusals (on a small made-up photo set)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from vision import evaluate
-from vision.evaluate import Photo, Summary, load_manifest, match, score, split_of
+from vision.evaluate import Summary, match, score
+from vision.photos import Photo, load_manifest
 from vision.reading import DiceReading, Die
 
 
@@ -61,46 +62,23 @@ def test_summaries_give_per_die_exact_unreadable_and_the_share_of_ok_readings_th
     assert Summary.of([]).per_die == 0.0
 
 
-def test_the_development_split_is_fixed_by_the_file_name_and_about_half():
-    names = [f"source/images/IMG_{i:05d}.jpg" for i in range(400)]
-    halves = [split_of(n) for n in names]
-    assert halves == [split_of(n) for n in names] and set(halves) == {"dev", "held"}
-    assert 150 < halves.count("dev") < 250
-
-
-def _manifest(tmp_path, rows) -> str:
+def _manifest(tmp_path, rows):
     head = "file,source,n_dice,values,boxes,values_in_box_order,notes,table_like,excluded,width,height\n"
     path = tmp_path / "manifest.csv"
     path.write_text(head + "".join(rows))
     return path
 
 
-def test_the_manifest_loads_boxes_in_their_order_and_flags_excluded_rows(tmp_path):
-    path = _manifest(tmp_path, [
-        'a.png,nell-byler,2,2 5,"10,10,40,40;100,10,40,40",5 2,,1,0,200,100\n',
-        'b.png,matteop65,1,3,"5,5,20,20",3,EXCLUDED: label error,1,1,200,100\n',
-    ])
-    a, b = load_manifest(path)
-    assert a.values == (2, 5) and a.box_values == (5, 2) and a.boxes[1] == (100, 10, 40, 40)
-    assert a.table_like and not a.excluded and b.excluded
-    bad = _manifest(tmp_path, ['c.png,x,2,1 2,"1,1,2,2",1 2,,1,0,10,10\n'])
-    with pytest.raises(ValueError):
-        load_manifest(bad)
-
-
 def test_a_manifest_without_a_column_or_without_photos_to_score_is_refused_saying_so(tmp_path, capsys):
     short = tmp_path / "short.csv"
     short.write_text("file,source\na.png,x\n")
-    with pytest.raises(ValueError, match="missing columns boxes, values_in_box_order, table_like, excluded"):
-        load_manifest(short)
-    assert evaluate.evaluate_manifest(short, out=io.StringIO()) == 2
+    assert evaluate.evaluate_manifests([short], out=io.StringIO()) == 2
     assert "missing columns boxes" in capsys.readouterr().err
-    cut = _manifest(tmp_path, ['a.png,nell-byler,2\n'])
-    with pytest.raises(ValueError, match="line 2: too few fields"):
-        load_manifest(cut)
     empty = _manifest(tmp_path, ['c.png,matteop65,1,6,"5,5,20,20",6,EXCLUDED: not scored,1,1,320,240\n'])
-    assert evaluate.evaluate_manifest(empty, out=io.StringIO()) == 2
+    assert evaluate.evaluate_manifests([empty], split="all", out=io.StringIO()) == 2
     assert "no photos to score" in capsys.readouterr().err
+    doubtful = _manifest(tmp_path, ['c.png,rune55-purpletray,1,6,"5,5,20,20",6,UNCERTAIN,0,0,320,240\n'])
+    assert evaluate.evaluate_manifests([doubtful], split="all", out=io.StringIO()) == 2  # train only, never scored
 
 
 def _draw(path, values):
@@ -125,12 +103,24 @@ def test_a_small_photo_set_is_read_scored_and_printed_per_source(tmp_path):
         'c.png,matteop65,1,6,"5,5,20,20",6,EXCLUDED: not scored,1,1,320,240\n',
     ])
     out = io.StringIO()
-    assert evaluate.evaluate_manifest(path, out=out) == 0
+    assert evaluate.evaluate_manifests([path], split="all", out=out) == 0
     text = out.getvalue()
     assert "2 photos scored" in text
     rows = {line.split()[0] + " " + line.split()[1]: line for line in text.splitlines() if line.startswith(("nell", "matt"))}
     for key in ("nell-byler all", "matteop65 table_like"):
         assert "100.0%" in rows[key]  # per die and exact
-    assert evaluate.evaluate_manifest(tmp_path / "missing.csv", out=out) == 2
+    assert evaluate.evaluate_manifests([tmp_path / "missing.csv"], out=out) == 2
     (tmp_path / "a.png").unlink()
-    assert evaluate.evaluate_manifest(path, out=out) == 2  # a photo that cannot be loaded is not a reading
+    assert evaluate.evaluate_manifests([path], split="all", out=out) == 2  # a photo that cannot be loaded is not a reading
+
+
+def test_several_manifests_are_scored_in_one_table(tmp_path):
+    for name, values in (("one", [2, 4]), ("two", [1, 3])):
+        (tmp_path / name).mkdir()
+        _draw(tmp_path / name / "a.png", values)
+    a = _manifest(tmp_path / "one", ['a.png,nell-byler,2,2 4,"45,95,50,50;165,95,50,50",2 4,,1,0,320,240\n'])
+    b = _manifest(tmp_path / "two", ['a.png,aws-reinvent2019,2,1 3,"45,95,50,50;165,95,50,50",1 3,,1,0,320,240\n'])
+    out = io.StringIO()
+    assert evaluate.evaluate_manifests([a, b], split="all", out=out) == 0
+    text = out.getvalue()
+    assert "2 photos scored" in text and "nell-byler" in text and "aws-reinvent2019" in text
