@@ -7,7 +7,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test clean
+.PHONY: setup demo test models clean
 
 setup: $(STAMP)
 
@@ -21,6 +21,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(ARGS)
+
+# Rebuild the reader's models from ../shared's photos and rendered scenes (torch: the [train] extra).
+models: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,train]'
+	$(BIN)/python -m vision.train $(ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

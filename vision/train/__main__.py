@@ -1,0 +1,211 @@
+"""Build the reader's two models: ``python -m vision.train`` (or ``make models``).
+
+Needs the ``[train]`` extra (PyTorch and onnx: ``pip install -e '.[train]'``) and the labelled photos
+beside the repository (``../shared/dice-photos``, ``../shared/dice-train``). Every step is seeded, so
+a rerun on the same machine builds the same models:
+
+1. the training part of every photo source (``vision.photos``: the validation fifth is never read
+   here until the last step), less a calibration eighth kept from the face reader;
+2. ``--scenes`` rendered scenes (``vision.synth_scenes``; 0 for none);
+3. the die finder, trained on both, exported to ``finder.onnx``;
+4. the finder's finds on the training images (``vision.train.mine``), with crops around the
+   labelled dice and around what is not a die (``vision.train.face_data``), train the face reader;
+5. its temperature fitted on crops of the calibration photos (the finder's finds and the labelled
+   dice), exported to ``face.onnx``; the gate (``vision.gate``) fitted on the finder's finds there,
+   written to ``gate.json``;
+6. the product's reader, with the new models, scored on the validation photos (``vision.evaluate``).
+
+The figures of a run go to ``--report`` (JSON) beside the log; ``vision/models/README.md`` is the
+card that quotes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import shutil
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from vision.faces import COCKED, NOT_A_FACE
+from vision.photos import DEFAULT_MANIFESTS, load_manifests
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def calibration(photo) -> bool:
+    """Whether a training photo is in the calibration eighth (by the SHA-1 of its bytes, a byte
+    apart from the one the validation split uses)."""
+    return hashlib.sha1(photo.path.read_bytes()).digest()[5] % 8 == 0
+
+
+def _source_weights(items, synthetic_share: float) -> np.ndarray:
+    """Per image: each photo source drawn about equally often (by the square root of its size, so
+    a large source still counts more), rendered scenes ``synthetic_share`` of all draws."""
+    n = Counter(it.source for it in items)
+    real = [s for s in n if s != "synthetic"]
+    w = np.array([0.0 if it.source == "synthetic" else 1 / math.sqrt(n[it.source]) for it in items])
+    if w.sum() > 0:
+        w /= w.sum()
+    if "synthetic" in n:
+        share = synthetic_share if real else 1.0
+        w = w * (1 - share) + np.array([share / n["synthetic"] if it.source == "synthetic" else 0.0 for it in items])
+    return w
+
+
+NEGATIVE_SHARE = 0.4  # of each source's face crops: "not a die's top face"
+COCKED_SHARE = 0.05  # of a source's face crops that has cocked dice (the rendered scenes)
+HARDNESS = 10.0  # a false find of score s is drawn 1 + HARDNESS * s times as often as an easy negative
+
+
+def _face_weights(items, specs, synthetic_share: float, hardness: np.ndarray) -> np.ndarray:
+    """Per crop spec: sources balanced as ``_source_weights`` (by dice), and within each source
+    ``NEGATIVE_SHARE`` of the draws negatives, ``COCKED_SHARE`` cocked dice, the rest the six values
+    alike (a source's finds hold far more false alarms than dice; rolls hold every value alike);
+    within a class, each spec in proportion to its ``hardness``."""
+    sources = [items[k].source for k, *_ in specs]
+    classes = np.array([c for *_, c, _ in specs])
+    n = Counter(sources)
+    per_class: Counter = Counter()
+    for src, c, h in zip(sources, classes.tolist(), hardness):
+        per_class[(src, c)] += h
+    w = np.empty(len(specs))
+    for i, (src, c) in enumerate(zip(sources, classes)):
+        share = {NOT_A_FACE: NEGATIVE_SHARE, COCKED: COCKED_SHARE}.get(int(c), (1 - NEGATIVE_SHARE - COCKED_SHARE) / 6)
+        w[i] = math.sqrt(n[src]) * share * hardness[i] / per_class[(src, int(c))]
+    synth = np.array([s == "synthetic" for s in sources])
+    if synth.any() and (~synth).any():
+        w[~synth] *= (1 - synthetic_share) / w[~synth].sum()
+        w[synth] *= synthetic_share / w[synth].sum()
+    return w
+
+
+def _fit_gate(finder, faces, items):
+    """The gate fitted on the finder's finds in ``items`` (photos neither model trained on): a find
+    on a labelled die at its size is a die, any other find in a fully labelled photo is not."""
+    from vision.reader import DEFAULT
+    from vision.train import face_fit, mine
+
+    scores, face_probs, is_die = [], [], []
+    for it in items:
+        finds = [f for f in finder.find(it.image, DEFAULT.floor) if DEFAULT.min_die <= f.size]
+        if not it.complete or not finds:
+            continue
+        probs = faces.probabilities(it.image, finds)
+        for f, pr in zip(finds, probs):
+            scores.append(f.score)
+            face_probs.append(1.0 - float(pr[NOT_A_FACE]))
+            is_die.append(mine.match(f, it.dice, it.typical) is not None)
+    return face_fit.fit_gate(scores, face_probs, is_die)
+
+
+def parse(argv) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
+    parser.add_argument("--manifest", type=Path, nargs="+", default=list(DEFAULT_MANIFESTS), metavar="CSV")
+    parser.add_argument("--out", type=Path, default=MODELS, help="where the .onnx files go (default: vision/models)")
+    parser.add_argument("--scenes", type=int, default=4000, help="rendered scenes to train on (0: photos only)")
+    parser.add_argument("--finder-epochs", type=int, default=40)
+    parser.add_argument("--views", type=int, default=2000, help="finder training views per epoch")
+    parser.add_argument("--face-epochs", type=int, default=30)
+    parser.add_argument("--crops", type=int, default=40000, help="face training crops per epoch")
+    parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
+    parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
+                        help="leave a photo source out of training (to measure a source never seen)")
+    parser.add_argument("--finder", type=Path, metavar="ONNX",
+                        help="reuse this trained finder instead of training one (to retrain the face reader alone)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--report", type=Path, help="write the run's figures as JSON here")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import cv2
+    import torch
+
+    from vision import evaluate
+    from vision.faces import FaceReader
+    from vision.finder import DieFinder
+    from vision.reader import Models, read_dice
+    from vision.train import face_data, face_fit, finder_fit, mine, scenes
+    from vision.train.samples import load_photos
+
+    args = parse(argv)
+    torch.set_num_threads(2)
+    cv2.setNumThreads(1)
+    t_start = time.time()
+    report: dict = {"args": {k: str(v) for k, v in vars(args).items()}}
+
+    def log(msg: str) -> None:
+        print(f"[{time.time() - t_start:6.0f} s] {msg}", flush=True)
+
+    photos = [p for p in load_manifests(args.manifest, "train") if p.source not in args.exclude_source]
+    calib = [p for p in photos if calibration(p)]
+    fit_photos = [p for p in photos if not calibration(p)]
+    real = load_photos(fit_photos)
+    log(f"{len(real)} training photos ({len(calib)} more kept for calibration), "
+        f"{sum(len(it.dice) for it in real)} dice")
+    rendered = scenes.scenes(args.scenes, args.seed)
+    log(f"{len(rendered)} rendered scenes, {sum(len(it.dice) for it in rendered)} dice")
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.finder:
+        if args.finder.resolve() != (args.out / "finder.onnx").resolve():
+            shutil.copyfile(args.finder, args.out / "finder.onnx")
+        log(f"finder from {args.finder}")
+    else:
+        finder_items = [it for it in real if it.complete] + rendered
+        net = finder_fit.train(finder_items, epochs=args.finder_epochs, per_epoch=args.views, seed=args.seed,
+                               weights=_source_weights(finder_items, args.synthetic_share), log=log)
+        finder_fit.export(net, args.out / "finder.onnx")
+    finder = DieFinder(args.out / "finder.onnx")
+
+    face_items = real + rendered
+    found, found_scores, counts = mine.found_specs(finder, face_items)
+    log(f"finder on its training images: {counts['found']} of {counts['dice']} dice found, {counts['false']} false finds")
+    report["finder_on_training"] = counts
+    rng = np.random.default_rng([args.seed, 7])
+    labelled = face_data.label_specs(face_items, rng, negatives=0.5)
+    specs = labelled + found
+    # The finder's false alarms are drawn the more often the stronger they were: those are the
+    # ones the face reader must refuse.
+    hardness = [1.0] * len(labelled) + [1.0 + HARDNESS * sc if c == 0 else 1.0 for (*_, c, _), sc in zip(found, found_scores)]
+    log(f"{len(specs)} face crops to draw from, classes {np.bincount([s[4] for s in specs]).tolist()}")
+    weights = _face_weights(face_items, specs, args.synthetic_share, np.array(hardness))
+    face = face_fit.train(face_items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops,
+                          seed=args.seed, log=log)
+
+    calib_items = load_photos(calib)
+    calib_rng = np.random.default_rng([args.seed, 8])
+    calib_finds = mine.found_specs(finder, calib_items)[0]
+    calib_specs = calib_finds + face_data.label_specs(calib_items, calib_rng, 0.5)
+    crops, classes = face_data.make(calib_items, calib_specs, calib_rng, jitter=False)
+    report["temperature"] = face_fit.fit_temperature(face, crops, classes)
+    log(f"temperature {report['temperature']:.2f} on {len(crops)} crops of the calibration photos")
+    face_fit.export(face, args.out / "face.onnx")
+    faces = FaceReader(args.out / "face.onnx")
+    gate = _fit_gate(finder, faces, calib_items)
+    gate.save(args.out / "gate.json")
+    report["gate"] = vars(gate)
+    log(f"gate {gate}")
+
+    models = Models(finder, faces, gate)
+    val = [p for p in load_manifests(args.manifest, "val")]
+    results = evaluate.run(val, lambda frame, expected: read_dice(frame, expected, models=models))
+    table = evaluate.summarise(results)
+    print(evaluate.format_table(table), flush=True)
+    report["val"] = {f"{s}/{sub}": vars(v) for (s, sub), v in table.items()}
+    report["minutes"] = round((time.time() - t_start) / 60, 1)
+    log(f"done in {report['minutes']} min")
+    if args.report:
+        args.report.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

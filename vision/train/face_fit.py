@@ -1,0 +1,118 @@
+"""Training the face reader: cross-entropy on freshly jittered crops each epoch, a temperature fitted
+afterwards on crops it never trained on (Guo et al. 2017, "On calibration of modern neural
+networks"), then export to ONNX."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from vision.faces import CLASSES, CROP, standardise
+from vision.train.face_data import Spec, jittered
+from vision.train.nets import FaceExport, FaceNet
+from vision.train.samples import Labelled
+
+
+class Crops(Dataset):
+    """``per_epoch`` crops drawn from ``specs`` with probabilities ``weights``; item ``i`` of an
+    epoch is the same for the same seed, whatever worker makes it."""
+
+    def __init__(self, items: list[Labelled], specs: list[Spec], weights, per_epoch: int, seed: int):
+        self.items, self.specs, self.per_epoch, self.seed = items, specs, per_epoch, seed
+        w = np.asarray(weights, float)
+        self.cumulative = np.cumsum(w / w.sum())  # drawn by bisection: O(log n) a draw
+        self.epoch = 0
+
+    def __len__(self) -> int:
+        return self.per_epoch
+
+    def __getitem__(self, i: int):
+        rng = np.random.default_rng([self.seed, self.epoch, i])
+        pick = min(int(np.searchsorted(self.cumulative, rng.random())), len(self.specs) - 1)
+        k, cx, cy, s, c, j = self.specs[pick]
+        x = standardise(jittered(self.items[k].image, cx, cy, s, rng, j)[None])[0]
+        return x, c
+
+
+def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
+          batch: int = 128, lr: float = 3e-3, log=print) -> FaceNet:
+    """A face reader trained on crops of ``specs`` (fixed seed). Returns it in eval mode."""
+    torch.manual_seed(seed)
+    net = FaceNet()
+    data = Crops(items, specs, weights, per_epoch, seed)
+    loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    steps = epochs * math.ceil(per_epoch / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    for epoch in range(epochs):
+        data.epoch = epoch
+        net.train()
+        t0, total, right, n = time.time(), 0.0, 0, 0
+        for x, y in loader:
+            out = net(x)
+            loss = loss_fn(out, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(y)
+            right += int((out.argmax(1) == y).sum())
+            n += len(y)
+        log(f"face epoch {epoch + 1}/{epochs}: loss {total / n:.4f}, accuracy {right / n:.2%}, {time.time() - t0:.0f} s")
+    return net.eval()
+
+
+def logits(net: FaceNet, crops: np.ndarray, batch: int = 512) -> np.ndarray:
+    """(N, CLASSES) float32 logits of (N, CROP, CROP, 3) uint8 crops (at the net's current temperature)."""
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(crops), batch):
+            out.append(net(torch.from_numpy(standardise(crops[i:i + batch]))).numpy())
+    return np.concatenate(out) if out else np.zeros((0, CLASSES), np.float32)
+
+
+def fit_temperature(net: FaceNet, crops: np.ndarray, classes: np.ndarray) -> float:
+    """Sets and returns the temperature that minimises the negative log-likelihood of ``classes``
+    on ``crops`` (a grid search over 0.5-5, enough for one scalar)."""
+    net.temperature.fill_(1.0)
+    z = torch.from_numpy(logits(net, crops)).double()
+    y = torch.from_numpy(classes)
+    grid = np.exp(np.linspace(math.log(0.5), math.log(5.0), 200))
+    nll = [float(torch.nn.functional.cross_entropy(z / t, y)) for t in grid]
+    best = float(grid[int(np.argmin(nll))])
+    net.temperature.fill_(best)
+    return best
+
+
+def export(net: FaceNet, path) -> None:
+    """The face reader as ONNX with a free batch size (``cv2.dnn`` reads it): outputs ``logits``
+    (N, CLASSES) and ``embedding`` (N, E)."""
+    x = torch.zeros(1, 3, CROP, CROP)
+    torch.onnx.export(FaceExport(net.eval()).eval(), (x,), str(path), dynamo=False, input_names=["crops"],
+                      output_names=["logits", "embedding"],
+                      dynamic_axes={"crops": {0: "dice"}, "logits": {0: "dice"}, "embedding": {0: "dice"}},
+                      opset_version=13)
+
+
+def fit_gate(scores, faces, is_die, steps: int = 60):
+    """The ``vision.gate.Gate`` that best predicts ``is_die`` (bools) of candidates from their
+    finder ``scores`` and face probabilities ``faces`` (logistic regression by Newton's method,
+    a little ridge so that separable data stays finite). Without both kinds of candidate: the
+    default gate."""
+    from vision.gate import Gate, logit
+
+    y = np.asarray(is_die, float)
+    if not (0 < y.sum() < len(y)):
+        return Gate()
+    x = np.array([[logit(s), logit(f), 1.0] for s, f in zip(scores, faces)])
+    w = np.zeros(3)
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-x @ w))
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(3)
+        w -= np.linalg.solve(hessian, x.T @ (p - y) + 1e-3 * w)
+    return Gate(float(w[0]), float(w[1]), float(w[2]))

@@ -1,0 +1,97 @@
+"""Training the die finder: CenterNet's losses on augmented views, then export to ONNX.
+
+Losses (CenterNet, Zhou et al. 2019): the penalty-reduced focal loss on the centre map, L1 on the
+log size and on the offset at each die's peak cell, where known.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from vision.train.finder_data import CANVAS, targets, view
+from vision.train.nets import Finder
+from vision.train.samples import Labelled
+
+
+class Views(Dataset):
+    """Augmented views of the training images; item ``i`` of epoch ``epoch`` is the same for the
+    same seed (its random generator is seeded by (seed, epoch, i)), whatever worker makes it.
+    ``weights`` (one per image) set how often each image is drawn."""
+
+    def __init__(self, items: list[Labelled], per_epoch: int, seed: int, weights=None):
+        self.items, self.per_epoch, self.seed = items, per_epoch, seed
+        w = np.ones(len(items)) if weights is None else np.asarray(weights, float)
+        self.cumulative = np.cumsum(w / w.sum())  # drawn by bisection: O(log n) a draw
+        self.epoch = 0
+
+    def __len__(self) -> int:
+        return self.per_epoch
+
+    def __getitem__(self, i: int):
+        rng = np.random.default_rng([self.seed, self.epoch, i])
+        pick = min(int(np.searchsorted(self.cumulative, rng.random())), len(self.items) - 1)
+        item = self.items[pick]
+        img, dice, typical = view(item, rng)
+        x = (img.astype(np.float32).transpose(2, 0, 1) - 128.0) / 64.0
+        return (x, *targets(dice, typical))
+
+
+def focal(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """CenterNet's focal loss (alpha 2, beta 4), each cell weighted, summed and divided by the
+    number of centres."""
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * (1 - pos) * weight
+    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1.0)
+
+
+def losses(out: torch.Tensor, heat, size, offset, size_mask, offset_mask, weight) -> tuple[torch.Tensor, ...]:
+    """(total, centre, size, offset) losses of a batch of outputs (N, 4, h, w)."""
+    lc = focal(out[:, 0], heat, weight)
+    ls = (torch.abs(out[:, 1] - size) * size_mask).sum() / size_mask.sum().clamp(min=1.0)
+    lo = (torch.abs(out[:, 2:4] - offset) * offset_mask[:, None]).sum() / offset_mask.sum().clamp(min=1.0)
+    return lc + 1.0 * ls + 1.0 * lo, lc, ls, lo
+
+
+def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batch: int = 16,
+          lr: float = 3e-3, weights=None, log=print) -> Finder:
+    """A finder trained on augmented views of ``items`` (fixed seed: the same run twice gives the
+    same weights on the same machine). Returns the model in eval mode."""
+    torch.manual_seed(seed)
+    net = Finder()
+    data = Views(items, per_epoch, seed, weights)
+    loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1, persistent_workers=False)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * math.ceil(per_epoch / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    for epoch in range(epochs):
+        data.epoch = epoch
+        net.train()
+        t0, sums, n = time.time(), np.zeros(4), 0
+        for batch_ in loader:
+            x, *t = batch_
+            out = net(x)
+            parts = losses(out, *t)
+            opt.zero_grad()
+            parts[0].backward()
+            opt.step()
+            sched.step()
+            sums += [float(v.detach()) for v in parts]
+            n += 1
+        log(f"finder epoch {epoch + 1}/{epochs}: loss {sums[0] / n:.3f} (centre {sums[1] / n:.3f}, "
+            f"size {sums[2] / n:.3f}, offset {sums[3] / n:.3f}), {time.time() - t0:.0f} s")
+    return net.eval()
+
+
+def export(net: torch.nn.Module, path, canvas=CANVAS) -> None:
+    """The finder as ONNX with free input height and width (``cv2.dnn`` reads it)."""
+    x = torch.zeros(1, 3, canvas[1], canvas[0])
+    torch.onnx.export(net.eval(), (x,), str(path), dynamo=False, input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "cols"}},
+                      opset_version=13)
