@@ -19,7 +19,7 @@ SMALLEST = {
     "yacht_solver.py": ["--games", "200"],
     "watch_latency.py": ["--throws", "2"],
     "watch_speed.py": ["--frames", "30", "--baseline-frames", "5"],
-    "reader_speed.py": ["--rounds", "1", "--frames", "2", "--stages"],
+    "reader_speed.py": ["--rounds", "1", "--frames", "2", "--memory", "3"],
     "synth_scenes.py": ["--seeds", "3", "--tiles", "2", "--sheet", "sheet.png"],
 }
 

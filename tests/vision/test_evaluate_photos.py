@@ -1,75 +1,81 @@
-"""The pip reader on the real labelled photos (../shared/dice-photos), given each photo's number of
-dice as the appliance knows it: the issue's targets, per source. Reads the whole manifest once
-(about 30 s on one core); skips when the photos are missing.
+"""The dice reader on the real labelled photos it never trained on (the validation fifth of every
+source in ../shared/dice-photos and ../shared/dice-train), given each photo's number of dice as the
+appliance knows it: the targets, per source. Reads about 200 photos (a few seconds); skips when the
+photos are missing.
 
-Targets not reached yet are marked xfail with the last measured figures (full set, expected count
-given), not weakened: when the reader reaches one, its test starts passing (XPASS) and the mark
-goes. See ``python -m vision.evaluate --split all --errors`` for the table and every miss.
+Each figure is held twice. The shipped models must keep what they reach (``REACHED``, the measured
+figure rounded a little towards failing: a retrained model that does worse fails here). A target
+they do not reach yet is reported as an expected failure with the figure, so that ``make test``
+says plainly how far the reader is from its targets.
+
+See ``python -m vision.evaluate --errors`` for the table and every miss.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from vision.evaluate import DEFAULT_MANIFEST, load_manifest, run, summarise
+from vision.evaluate import run, summarise
+from vision.photos import DEFAULT_MANIFESTS, load_manifests
+
+TABLE_LIKE_EXACT = {"nell-byler": 0.97, "matteop65": 0.97, "aws-reinvent2019": 0.97, "rune55-graytray": 0.97,
+                    "epanemu-dice3": 0.85, "epanemu-dice3-trainaug": 0.85}
+PER_DIE = {source: 0.85 if source.startswith("epanemu") else 0.95 for source in TABLE_LIKE_EXACT}
 
 # (source, subset, figure, bound): at least the bound for per_die and exact, at most for ok_wrong.
-TARGETS = [
-    ("matteop65", "table_like", "exact", 0.90),
-    ("nell-byler", "table_like", "exact", 0.85),
-    ("epanemu-dice3", "table_like", "exact", 0.60),
-    ("epanemu-dice3-trainaug", "table_like", "exact", 0.60),
-    ("nell-byler", "all", "per_die", 0.80),
-    ("matteop65", "all", "per_die", 0.80),
-    ("epanemu-dice3", "all", "per_die", 0.60),
-    ("epanemu-dice3-trainaug", "all", "per_die", 0.60),
-] + [(source, "table_like", "ok_wrong", 0.02) for source in
-     ("nell-byler", "matteop65", "epanemu-dice3", "epanemu-dice3-trainaug")] + [
-    (source, "all", "ok_wrong", 0.05) for source in
-    ("nell-byler", "matteop65", "epanemu-dice3", "epanemu-dice3-trainaug")]
+TARGETS = ([(s, "table_like", "exact", b) for s, b in TABLE_LIKE_EXACT.items()]
+           + [(s, "all", "per_die", b) for s, b in PER_DIE.items()]
+           + [(s, "table_like", "ok_wrong", 0.005) for s in TABLE_LIKE_EXACT]
+           + [(s, "all", "ok_wrong", 0.02) for s in TABLE_LIKE_EXACT])
 
-# Not reached yet, with the figure last measured on the full set (712 photos, expected count given).
-NOT_YET = {
-    ("matteop65", "table_like", "exact"): "88.8%",
-    ("nell-byler", "table_like", "exact"): "53.1%",
-    ("epanemu-dice3", "table_like", "exact"): "45.0%",
-    ("epanemu-dice3-trainaug", "table_like", "exact"): "37.4%",
-    ("nell-byler", "all", "per_die"): "60.7%",
-    ("epanemu-dice3", "all", "per_die"): "35.8%",
-    ("epanemu-dice3-trainaug", "all", "per_die"): "39.7%",
-    ("nell-byler", "table_like", "ok_wrong"): "3.7%",
-    ("epanemu-dice3-trainaug", "table_like", "ok_wrong"): "7.0%",
-    ("nell-byler", "all", "ok_wrong"): "7.3%",
-    ("epanemu-dice3", "all", "ok_wrong"): "5.3%",
-    ("epanemu-dice3-trainaug", "all", "ok_wrong"): "6.8%",
+# What the shipped models reach (vision/models/README.md; the figure in the comment), rounded towards
+# failing by about one image (exact, ok but wrong) or one point (per die).
+REACHED = {
+    ("nell-byler", "table_like", "exact"): 0.333,  # 44.4%
+    ("matteop65", "table_like", "exact"): 0.905,  # 92.5%
+    ("aws-reinvent2019", "table_like", "exact"): 0.250,  # 31.2%
+    ("rune55-graytray", "table_like", "exact"): 0.000,  # 50.0%
+    ("epanemu-dice3", "table_like", "exact"): 0.750,  # 83.3%
+    ("epanemu-dice3-trainaug", "table_like", "exact"): 0.722,  # 77.8%
+    ("nell-byler", "all", "per_die"): 0.805,  # 81.5%
+    ("matteop65", "all", "per_die"): 0.977,  # 98.7%
+    ("aws-reinvent2019", "all", "per_die"): 0.791,  # 80.1%
+    ("rune55-graytray", "all", "per_die"): 0.825,  # 83.5%
+    ("epanemu-dice3", "all", "per_die"): 0.619,  # 63.0%
+    ("epanemu-dice3-trainaug", "all", "per_die"): 0.648,  # 65.8%
+    ("nell-byler", "table_like", "ok_wrong"): 0.211,  # 20.0%
+    ("matteop65", "table_like", "ok_wrong"): 0.010,  # 0.0%
+    ("aws-reinvent2019", "table_like", "ok_wrong"): 0.010,  # 0.0%
+    ("rune55-graytray", "table_like", "ok_wrong"): 0.010,  # 0.0%
+    ("epanemu-dice3", "table_like", "ok_wrong"): 0.010,  # 0.0%
+    ("epanemu-dice3-trainaug", "table_like", "ok_wrong"): 0.010,  # 0.0%
+    ("nell-byler", "all", "ok_wrong"): 0.211,  # 20.0%
+    ("matteop65", "all", "ok_wrong"): 0.010,  # 0.0%
+    ("aws-reinvent2019", "all", "ok_wrong"): 0.010,  # 0.0%
+    ("rune55-graytray", "all", "ok_wrong"): 0.010,  # 0.0%
+    ("epanemu-dice3", "all", "ok_wrong"): 0.010,  # 0.0%
+    ("epanemu-dice3-trainaug", "all", "ok_wrong"): 0.010,  # 0.0%
 }
-
-
-def _case(target):
-    source, subset, figure, bound = target
-    marks = ()
-    if (source, subset, figure) in NOT_YET:
-        # Only the target's own assertion may fail: a fault (a photo not loading) is still an error.
-        marks = pytest.mark.xfail(raises=AssertionError,
-                                  reason=f"not reached: {NOT_YET[(source, subset, figure)]} against "
-                                         f"{'at most' if figure == 'ok_wrong' else 'at least'} {bound:.0%}")
-    return pytest.param(*target, marks=marks, id=f"{source}-{subset}-{figure}")
 
 
 @pytest.fixture(scope="module")
 def results():
-    if not DEFAULT_MANIFEST.is_file():
-        pytest.skip(f"real dice photos not found at {DEFAULT_MANIFEST.parent} (they live beside the repository in ../shared)")
-    return run(load_manifest(DEFAULT_MANIFEST), DEFAULT_MANIFEST.parent)
+    if not all(m.is_file() for m in DEFAULT_MANIFESTS):
+        pytest.skip(f"real dice photos not found at {DEFAULT_MANIFESTS[0].parent.parent} (they live beside the "
+                    "repository in ../shared)")
+    return run(load_manifests(DEFAULT_MANIFESTS, "val"))
 
 
-@pytest.mark.parametrize("source, subset, figure, bound", [_case(t) for t in TARGETS])
-def test_the_reader_reaches_the_issue_targets_on_real_photos(results, source, subset, figure, bound):
+@pytest.mark.parametrize("source, subset, figure, bound", TARGETS,
+                         ids=[f"{s}-{sub}-{fig}" for s, sub, fig, _ in TARGETS])
+def test_the_reader_keeps_its_figures_and_reaches_the_targets_on_photos_it_never_saw(results, source, subset,
+                                                                                     figure, bound):
     value = getattr(summarise(results)[(source, subset)], figure)
-    if figure == "ok_wrong":
-        assert value <= bound, f"{value:.1%} of ok readings wrong"
-    else:
-        assert value >= bound, f"{value:.1%}"
+    reached = REACHED[(source, subset, figure)]
+    worse = value > reached if figure == "ok_wrong" else value < reached
+    assert not worse, f"{value:.1%}, the shipped models reached {reached:.1%}"
+    if value > bound if figure == "ok_wrong" else value < bound:
+        pytest.xfail(f"target {bound:.1%} not reached yet: {value:.1%}")
 
 
 def test_no_photo_makes_the_reader_fail(results):

@@ -67,6 +67,6 @@ def test_read_manifest_prints_the_per_source_table(tmp_path, capsys):
     manifest = tmp_path / "manifest.csv"
     manifest.write_text("file,source,n_dice,values,boxes,values_in_box_order,notes,table_like,excluded,width,height\n"
                         'a.png,matteop65,2,2 5,"45,95,50,50;165,95,50,50",2 5,,1,0,320,240\n')
-    assert main(["read", "--manifest", str(manifest), "--errors"]) == 0
+    assert main(["read", "--manifest", str(manifest), "--split", "all", "--errors"]) == 0
     out = capsys.readouterr().out
     assert "matteop65" in out and "per die" in out and "ok wrong" in out

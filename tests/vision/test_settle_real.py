@@ -1,4 +1,4 @@
-"""The settle detector with the real pip reader: synthetic throws are read right, once each, never
+"""The settle detector with the real dice reader: synthetic throws are read right, once each, never
 while moving; and the real photos, played as a table with motion between them, give one report each."""
 
 import csv

@@ -11,8 +11,8 @@ a rerun on the same machine builds the same models:
 4. the finder's finds on the training images (``vision.train.mine``), with crops around the
    labelled dice and around what is not a die (``vision.train.face_data``), train the face reader;
 5. its temperature fitted on crops of the calibration photos (the finder's finds and the labelled
-   dice), exported to ``face.onnx``; the gate (``vision.gate``) fitted on the finder's finds there,
-   written to ``gate.json``;
+   dice), exported to ``face.onnx``; the gate (``vision.gate``) fitted on the finder's finds there
+   and the reader's thresholds chosen there (``vision.train.thresholds``), written to ``gate.json``;
 6. the product's reader, with the new models, scored on the validation photos (``vision.evaluate``).
 
 The figures of a run go to ``--report`` (JSON) beside the log; ``vision/models/README.md`` is the
@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.faces import COCKED, NOT_A_FACE
-from vision.photos import DEFAULT_MANIFESTS, load_manifests
+from vision.photos import DEFAULT_MANIFESTS, TRAIN_ONLY, load_manifests
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.faces import FaceReader
     from vision.finder import DieFinder
     from vision.reader import Models, read_dice
-    from vision.train import face_data, face_fit, finder_fit, mine, scenes
+    from vision.train import face_data, face_fit, finder_fit, mine, scenes, thresholds
     from vision.train.samples import load_photos
 
     args = parse(argv)
@@ -190,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     face_fit.export(face, args.out / "face.onnx")
     faces = FaceReader(args.out / "face.onnx")
     gate = _fit_gate(finder, faces, calib_items)
+    gate = thresholds.choose(Models(finder, faces, gate), [p for p in calib if p.source not in TRAIN_ONLY], log)
     gate.save(args.out / "gate.json")
     report["gate"] = vars(gate)
     log(f"gate {gate}")

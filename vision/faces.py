@@ -1,0 +1,99 @@
+"""The face reader: which face a found die shows, or that it is no die's top face, from a small network.
+
+Each candidate die (``vision.finder.Candidate``) is cut out of the full-resolution frame as a square
+of ``CROP_SCALE`` times its size around its centre, resampled to ``CROP`` x ``CROP`` px and
+standardised; the network (``vision/models/face.onnx``, run with ``cv2.dnn``; card:
+``vision/models/README.md``) gives eight logits, temperature-scaled when it was trained:
+
+0. not a die's top face: the tray, a pip, a die's side or edge, two dice, a die cut by the frame;
+1-6. the top face shows that many pips;
+7. a die, but cocked: leaning on another die or the tray wall, no face squarely up.
+
+In colour, because red pips on a black die are as dark as the die in grey; standardised (each
+channel less its mean, all divided by the crop's spread), so light, exposure and white balance do
+not matter; with a floor on the spread, so that a flat patch of tray is not blown up into pips.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL = Path(__file__).resolve().parent / "models" / "face.onnx"
+CROP = 32  # px, the network's input side
+CROP_SCALE = 1.25  # the crop's side / the die's size
+MIN_SPREAD = 8.0  # grey levels: the smallest standard deviation a crop is divided by
+NOT_A_FACE = 0  # the class index of "not a die's top face"; 1-6 are the values
+COCKED = 7  # the class index of "a cocked die"
+CLASSES = 8
+
+
+def crop(bgr: np.ndarray, center: tuple[float, float], size: float, out: int = CROP,
+         scale: float = CROP_SCALE) -> np.ndarray:
+    """The (out, out, 3) uint8 BGR crop of an (H, W, 3) uint8 BGR frame (an (H, W) grey frame gives
+    (out, out)): a square of ``scale * size`` px around ``center`` (px), area-resampled; parts
+    outside the frame repeat its border."""
+    side = max(2.0, scale * size)
+    x0, y0 = int(np.floor(center[0] - side / 2)), int(np.floor(center[1] - side / 2))
+    n = max(2, int(round(side)))
+    h, w = bgr.shape[:2]
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + n), min(h, y0 + n)
+    if xa >= xb or ya >= yb:
+        return np.zeros((out, out) + bgr.shape[2:], np.uint8)
+    roi = bgr[ya:yb, xa:xb]
+    if (xa, ya, xb, yb) != (x0, y0, x0 + n, y0 + n):
+        roi = cv2.copyMakeBorder(roi, ya - y0, y0 + n - yb, xa - x0, x0 + n - xb, cv2.BORDER_REPLICATE)
+    interp = cv2.INTER_AREA if n > out else cv2.INTER_LINEAR
+    return cv2.resize(roi, (out, out), interpolation=interp)
+
+
+def standardise(crops: np.ndarray) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops to the network's (N, 3, S, S) float32 input: each channel minus
+    its mean, all divided by the crop's standard deviation over its channels (at least
+    ``MIN_SPREAD``)."""
+    x = crops.astype(np.float32)
+    x -= x.mean(axis=(1, 2), keepdims=True)
+    std = np.maximum(np.sqrt((x * x).mean(axis=(1, 2, 3), keepdims=True)), MIN_SPREAD)
+    return (x / std).transpose(0, 3, 1, 2)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of (N, K) logits, float64."""
+    z = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class FaceReader:
+    """The face network, loaded once (``cv2.dnn``; about 0.3 ms a die on one core of a PC).
+
+    path: the ONNX file. Raises cv2.error when it cannot be loaded.
+    """
+
+    def __init__(self, path: Path = MODEL):
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+        outs = list(self.net.getUnconnectedOutLayersNames())
+        self._names = ["logits", "embedding"] if {"logits", "embedding"} <= set(outs) else None
+
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        """(N, CLASSES) float32 logits for (N, CROP, CROP, 3) uint8 BGR crops (N >= 1)."""
+        return self.outputs(crops)[0]
+
+    def outputs(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """((N, CLASSES) logits, (N, E) embeddings), float32, for (N, CROP, CROP, 3) uint8 BGR crops."""
+        self.net.setInput(standardise(crops))
+        if self._names is None:
+            return self.net.forward(), np.zeros((len(crops), 0), np.float32)
+        logits, embedding = self.net.forward(self._names)
+        return logits, embedding
+
+    def probabilities(self, bgr: np.ndarray, dice) -> np.ndarray:
+        """(N, CLASSES) float64 class probabilities (``NOT_A_FACE``, values 1-6, ``COCKED``) for
+        the candidates ``dice`` (each with ``center`` and ``size`` px) of an (H, W, 3) uint8 BGR
+        frame; (0, CLASSES) for none."""
+        if not dice:
+            return np.zeros((0, CLASSES))
+        crops = np.stack([crop(bgr, d.center, d.size) for d in dice])
+        return softmax(self.logits(crops))

@@ -1,0 +1,145 @@
+"""The die finder: where the dice lie in a frame and how large they are, from a small learned network.
+
+The network (``vision/models/finder.onnx``, run with OpenCV's ``cv2.dnn``; its card is
+``vision/models/README.md``) is fully convolutional, CenterNet-style: for an image of any size (a
+multiple of ``STRIDE * 8`` px) it gives, on a grid of one cell per ``STRIDE`` px, four maps:
+
+0. the logit of "a die's centre lies in this cell";
+1. the natural log of the die's size, px: its axis-aligned extent (the box around all of it that shows);
+2. 3. the centre's offset inside the cell, x and y, in cells (0-1).
+
+It reads dice of about ``MIN_INPUT``-``MAX_INPUT`` px in its input (its training says so,
+``vision.train.finder_data``). A frame is read at up to three levels of a pyramid: shrunk to ``BASE``
+px on its long side (level 0); at half that (the coarse level, for dice up to half the frame); and,
+for a frame much larger than ``BASE``, at twice it (level 1, for dice too small at level 0). Peaks of
+the centre map above a floor, at every level, become ``Candidate`` dice: one die is often proposed
+at two levels, and a large die's pips may be proposed too. Which candidate is a die, and which
+face it shows, is the face reader's and the reader's business (``vision.faces``, ``vision.reader``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL = Path(__file__).resolve().parent / "models" / "finder.onnx"
+STRIDE = 4  # px of the network's input per output cell
+MULTIPLE = 32  # the network's input sides are multiples of this (five halvings)
+BASE = 320  # px, the long side of level 0
+PAD_VALUE = 114  # grey level of the padding to a multiple of MULTIPLE (also used in training)
+LEVEL1_FROM = 800  # px: frames with a longer long side are also read at level 1
+MIN_INPUT, MAX_INPUT = 6, 130  # px: the die sizes the network learned to find in its input
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place the finder thinks holds a die.
+
+    center: (x, y) px in the frame; size: px, the die's extent in the frame (as the network sees
+    it, whole die with its visible sides); score: 0-1, the centre map's peak.
+    """
+
+    center: tuple[float, float]
+    size: float
+    score: float
+
+
+def shrink(bgr: np.ndarray, scale: float) -> np.ndarray:
+    """The image resized by ``scale`` (<= 1), anti-aliased: halved by 2x2 averages while more than
+    twice too large (cheap even for a 4056x3040 frame), then area-resampled. (H, W, C) uint8 in and out."""
+    img = bgr
+    h, w = bgr.shape[:2]
+    tw, th = max(1, round(w * scale)), max(1, round(h * scale))
+    while img.shape[1] >= 2 * tw * 2 and img.shape[0] >= 2 * th * 2:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+    if (img.shape[1], img.shape[0]) != (tw, th):
+        img = cv2.resize(img, (tw, th), interpolation=cv2.INTER_AREA)
+    return img
+
+
+def pad(img: np.ndarray) -> np.ndarray:
+    """The image padded right and bottom with ``PAD_VALUE`` to sides that are multiples of ``MULTIPLE``."""
+    h, w = img.shape[:2]
+    ph, pw = -h % MULTIPLE, -w % MULTIPLE
+    if not (ph or pw):
+        return img
+    return cv2.copyMakeBorder(img, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3)
+
+
+def to_blob(img: np.ndarray) -> np.ndarray:
+    """The network's input for an (H, W, 3) uint8 BGR image whose sides are multiples of
+    ``MULTIPLE``: (1, 3, H, W) float32, (value - 128) / 64."""
+    return cv2.dnn.blobFromImage(img, 1 / 64.0, mean=(128, 128, 128))
+
+
+def levels(width: int, height: int) -> list[float]:
+    """The scales (frame px to input px, <= 1) at which a frame of this size is read: the coarse
+    level, level 0 and, for a large frame, level 1."""
+    long = max(width, height)
+    base = min(1.0, BASE / long)
+    out = [base / 2, base]
+    if long > LEVEL1_FROM:
+        out.append(2 * BASE / long)
+    return out
+
+
+def decode(maps: np.ndarray, floor: float) -> list[Candidate]:
+    """Candidates from the network's (4, h, w) output: the centre map's local maxima (3x3) of at
+    least ``floor`` (0-1), with their centres and sizes in the network's input px."""
+    heat = 1.0 / (1.0 + np.exp(-maps[0]))
+    peaks = (heat >= floor) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    out = []
+    for y, x in zip(*np.nonzero(peaks)):
+        cx = (x + float(np.clip(maps[2, y, x], 0, 1))) * STRIDE
+        cy = (y + float(np.clip(maps[3, y, x], 0, 1))) * STRIDE
+        size = float(np.exp(np.clip(maps[1, y, x], 0.0, 7.0)))
+        out.append(Candidate((cx, cy), size, float(heat[y, x])))
+    return out
+
+
+def suppress(candidates, strength, overlap: float = 0.5) -> list:
+    """The candidates (anything with ``center`` and ``size`` px), strongest first by ``strength``
+    (a function of one), each one whose centre lies closer than ``overlap`` of the larger size to a
+    stronger one's dropped: the same die seen at two levels, or a die and its own pips."""
+    kept: list = []
+    for c in sorted(candidates, key=lambda c: -strength(c)):
+        if all(np.hypot(c.center[0] - k.center[0], c.center[1] - k.center[1]) >= overlap * max(c.size, k.size)
+               for k in kept):
+            kept.append(c)
+    return kept
+
+
+class DieFinder:
+    """The finder network, loaded once (``cv2.dnn``, one thread is enough: about 2 ms for a
+    320x256 input on one core of a PC).
+
+    path: the ONNX file. Raises cv2.error (a subclass of Exception) when it cannot be loaded.
+    """
+
+    def __init__(self, path: Path = MODEL):
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def maps(self, img: np.ndarray) -> np.ndarray:
+        """The network's (4, h, w) float32 output for an (H, W, 3) uint8 BGR input whose sides are
+        multiples of ``MULTIPLE`` (h = H / STRIDE, w = W / STRIDE)."""
+        self.net.setInput(to_blob(img))
+        return self.net.forward()[0]
+
+    def find(self, bgr: np.ndarray, floor: float = 0.05) -> list[Candidate]:
+        """Every candidate die in an (H, W, 3) uint8 BGR frame with a centre peak of at least
+        ``floor`` (0-1), at every level, strongest first (see the module docstring). Each level
+        shrinks the frame it was given from the one before (a large frame is halved once)."""
+        h, w = bgr.shape[:2]
+        found = []
+        small = bgr
+        for scale in sorted(levels(w, h), reverse=True):
+            if scale < 1:
+                small = shrink(small, scale * w / small.shape[1])
+            sx, sy = small.shape[1] / w, small.shape[0] / h  # the exact scales after rounding
+            level = decode(self.maps(pad(small)), floor)
+            found += [Candidate((c.center[0] / sx, c.center[1] / sy), c.size / ((sx + sy) / 2), c.score)
+                      for c in level if c.center[0] < small.shape[1] and c.center[1] < small.shape[0]]
+        return sorted(found, key=lambda c: -c.score)

@@ -1,0 +1,79 @@
+"""Choose the reader's three thresholds for a set of models, on the calibration photos.
+
+A die, a doubt and a sure value (``vision.gate.Gate.die_at``, ``doubt_at``, ``sure_at``) trade
+re-throws against wrong readings, and where the trade lies depends on the models. Each photo of the
+calibration eighth (photos neither network trained on, ``vision.train.calibration``) is read once;
+every combination of the grid then decides its reading, and the combination with the best
+``exact - WRONG_COST * ok_wrong`` wins (ties: the more cautious one). A wrong reading costs
+WRONG_COST re-throws: at the bar a wrong result is worse than a "throw again".
+
+Run: ``python -m vision.train.thresholds [DIR]`` (default ``vision/models``): prints the grid's best
+rows and writes the chosen thresholds into ``DIR/gate.json``. ``python -m vision.train`` runs it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from pathlib import Path
+
+from vision.gate import Gate
+
+WRONG_COST = 10
+DIE_AT = (0.4, 0.5, 0.6, 0.7, 0.8)
+DOUBT_BELOW = (0.1, 0.2, 0.3)  # doubt_at = die_at - this
+SURE_AT = (0.5, 0.7, 0.8, 0.9, 0.95)
+
+
+def choose(models, photos, log=print) -> Gate:
+    """``models.gate`` with the grid's best thresholds on ``photos`` (``vision.photos.Photo``, the
+    scored ones: not excluded, not train-only). Raises OSError when a photo cannot be loaded."""
+    import cv2
+
+    from vision import evaluate
+    from vision.frames import to_bgr
+    from vision.photos import TRAIN_ONLY
+    from vision.reader import DEFAULT, candidates, decide
+
+    weighed = []
+    for photo in photos:
+        if photo.excluded or photo.source in TRAIN_ONLY:
+            continue
+        frame = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise OSError(f"cannot load {photo.path}")
+        n = len(photo.values)
+        weighed.append((photo, n, candidates(to_bgr(frame), n, None, DEFAULT, models)))
+    rows = []
+    for die_at, below, sure_at in itertools.product(DIE_AT, DOUBT_BELOW, SURE_AT):
+        gate = models.gate.with_thresholds(die_at, die_at - below, sure_at)
+        results = [evaluate.score(p, decide(w, n, gate)) for p, n, w in weighed]
+        exact, wrong = sum(r.exact for r in results), sum(r.ok_wrong for r in results)
+        rows.append((exact - WRONG_COST * wrong, die_at, below, sure_at, exact, wrong, gate))
+    rows.sort(key=lambda r: r[:4], reverse=True)
+    log(f"thresholds on {len(weighed)} calibration photos (die, doubt, sure: exact, ok but wrong):")
+    for *_, exact, wrong, g in rows[:5]:
+        log(f"  {g.die_at:.2f} {g.doubt_at:.2f} {g.sure_at:.2f}: {exact} exact, {wrong} ok but wrong")
+    return rows[0][-1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from vision.photos import DEFAULT_MANIFESTS, load_manifests
+    from vision.reader import MODELS, Models
+    from vision.train.__main__ import calibration
+
+    parser = argparse.ArgumentParser(prog="python -m vision.train.thresholds", description=__doc__.split("\n")[0])
+    parser.add_argument("models", type=Path, nargs="?", default=MODELS, help="the models' folder (default: vision/models)")
+    parser.add_argument("--manifest", type=Path, nargs="+", default=list(DEFAULT_MANIFESTS), metavar="CSV")
+    args = parser.parse_args(argv)
+    models = Models.load(args.models)
+    photos = [p for p in load_manifests(args.manifest, "train") if calibration(p)]
+    gate = choose(models, photos)
+    gate.save(args.models / "gate.json")
+    print(f"wrote {args.models / 'gate.json'}: {gate}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
