@@ -70,6 +70,7 @@ class Appliance:
         voice, sounds = self._sound()
         app = self._app(store, voice, sounds)
         pipeline, worker = self._camera(commands, app)
+        trial = self._trial(app, pipeline)
         buttons = self._buttons(commands)
         self._resume(app, pipeline)
 
@@ -79,7 +80,9 @@ class Appliance:
         fullscreen = cfg.display.fullscreen and not self.windowed
         try:
             kiosk = Kiosk(app, commands, size=cfg.display.size if (cfg.display.size or not fullscreen) else None,
-                          fullscreen=fullscreen, pipeline=pipeline, buttons=buttons, frame_hook=self.service.tick)
+                          fullscreen=fullscreen, pipeline=pipeline, buttons=buttons,
+                          frame_hook=self.service.tick if trial is None else lambda: (trial.tick(), self.service.tick()),
+                          on_throw=None if trial is None else trial.now)
         except Exception as exc:  # no display at all: nothing to show the table
             self._stop(worker, buttons, voice, store)
             return self.service.fail(f"dicetable kiosk: cannot open the display: {exc}", 1)
@@ -172,8 +175,13 @@ class Appliance:
             from vision.settle import SettleDetector
             from vision.sources import open_source
 
-            source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
-                                 exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None)
+            if cfg.source == "synthetic":  # the trial mode: a simulated table that waits for the game
+                from appliance.trial import trial_source
+
+                source = trial_source(cfg.size, cfg.fps)
+            else:
+                source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
+                                     exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None)
         except Exception as exc:
             self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
             return None, None
@@ -181,6 +189,15 @@ class Appliance:
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
         live = not isinstance(cfg.source, Path) and cfg.source != "synthetic"
         return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps).start()
+
+    @staticmethod
+    def _trial(app, pipeline):
+        """The trial mode's player side (``appliance.trial``), or None with a real camera."""
+        from appliance.trial import TrialSource, TrialTable
+
+        if pipeline is None or not isinstance(pipeline.source, TrialSource):
+            return None
+        return TrialTable(app, pipeline.call)
 
     def _buttons(self, commands):
         """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""
