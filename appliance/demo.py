@@ -43,6 +43,7 @@ FPS = 15.0  # the camera's frame rate (config [camera] fps defaults to 15 too)
 STEP = 1.0 / FPS
 DRAW_EVERY = 15         # headless: draw once a (virtual) second, and always before a tap: the screenshots
 MAX_THROW_S = 6.0       # virtual seconds to wait for a throw to settle
+UNLABELLED_TRIES = 12   # photos without labels: how many photos a roll may take before the demo gives up
 
 
 # ---------------------------------------------------------------------------------------- tables
@@ -102,6 +103,9 @@ class PhotoTable:
         self.has_cup = False
         self._hidden: Photo | None = None
         self.used: list[Photo] = []
+        # Labels (a manifest) let the table peek and enter a roll by hand; without them an
+        # unreadable photo is replaced by another.
+        self.labelled = all(p.values is not None for pool in self.pools.values() for p in pool)
 
     def _take(self, n: int) -> Photo:
         pool = self.pools.get(n) or []
@@ -383,6 +387,8 @@ class ScriptedEvening:
         the cup (None: the table cannot tell). Returns True when taken."""
         hidden = seen
         session = self.app.session
+        if not getattr(table, "labelled", True):
+            tries = max(tries, UNLABELLED_TRIES)
         self.clear_banners()  # the table reads the kiosk before it throws
         for attempt in range(tries):
             before = len(session.game.actions)
@@ -416,9 +422,14 @@ class ScriptedEvening:
                 return True
             if reading is not None and not reading.ok:
                 self.stats.unreadable += 1
-            if lift or seen is None or attempt == tries - 1:
-                if seen is None:
+            if seen is None:  # photos without labels: nothing to enter by hand, another photo
+                if attempt == tries - 1:
                     raise DemoError(_("the camera cannot read this photo and the table has no labels to enter"))
+                self.table_says(_("the camera cannot read this photo: the table throws another"))
+                if lift:
+                    table.cover([0] * n)
+                continue
+            if lift or attempt == tries - 1:
                 self.fix_by_hand(seen, undo_roll=False)
                 return True
             self.table_says(_("throws again"))
