@@ -13,8 +13,9 @@ players are its table module's demo bot (``appliance.table.<game>``, ``Table.dem
 through the evening's hands: ``start``, ``table_for``, ``tap``, ``roll``, ``press_reveal``,
 ``wait_still``, ``show_correction``, ``table_says``, ``dice`` and ``rng``.
 
-With a display, :func:`play_window` opens the kiosk in a window on a live synthetic table: Space
-throws the virtual dice (or shakes and lifts the Mäxle cup), R is REVEAL, digits and the mouse pick.
+With a display, :func:`play_window` opens the kiosk in a window on the trial mode's simulated table
+(``appliance.trial``), which throws the dice (or shakes and lifts the Mäxle cup) whenever the game
+waits for it; Space does it at once, R is REVEAL, digits and the mouse pick.
 """
 
 from __future__ import annotations
@@ -533,43 +534,29 @@ class ScriptedEvening:
 
 # --------------------------------------------------------------------------------------- window
 
-def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, max_frames: int | None = None) -> int:
-    """The demo with a display: the kiosk in a window on a live synthetic table (keyboard and mouse).
+def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, max_frames: int | None = None,
+                steps=None) -> int:
+    """The demo with a display: the kiosk in a window on the trial mode's simulated table
+    (``appliance.trial``: it throws, shakes and lifts the Mäxle cup whenever the game waits for it;
+    Space does it at once), keyboard and mouse for the rest.
     max_frames: stop after that many frames (a smoke test), else run until the window closes.
-    Returns the exit status."""
+    steps: called with the kiosk after each frame of a smoke test. Returns the exit status."""
     from vision.reader import read_dice
     from vision.settle import SettleDetector
 
     from appliance.kiosk.camera import CameraPipeline, CameraWorker
     from appliance.kiosk.loop import Kiosk
+    from appliance.trial import TrialTable, trial_source
 
     rng = np.random.default_rng(seed)
     commands = CommandQueue()
-    table = SynthTable(5, int(rng.integers(1 << 30)))
-    pipeline = CameraPipeline(table.source, SettleDetector(read_dice),
+    source = trial_source((640, 480), FPS, seed=int(rng.integers(1 << 30)))
+    pipeline = CameraPipeline(source, SettleDetector(read_dice),
                               lambda r: commands.put(Command("settled", r, source="camera")))
     app = App(yacht_hint=True, maexle_odds=True, hooks=Hooks(expect=pipeline.expect, reread=pipeline.reread))
-
-    def throw() -> None:
-        """Space: what the table does next with the virtual dice."""
-        s = app.session
-        need = s.need if s is not None else None
-        if need is None or need.kind == "nothing":
-            return
-        if find_table(s.kind).cup:
-            if need.kind == "lift":
-                pipeline.call(lambda src: table.lift())
-            else:
-                values = [int(v) for v in rng.integers(1, 7, 2)]
-                pipeline.call(lambda src: table.cover(values))
-                app.say(_("Under the cup: {dice} (only you peek)").format(dice=dice_text(values)), seconds=4)
-        else:
-            n = need.dice or find_table(s.kind).dice
-            values = [int(v) for v in rng.integers(1, 7, n)]
-            pipeline.call(lambda src: table.throw(values))
-
+    trial = TrialTable(app, pipeline.call, seed=int(rng.integers(1 << 30)))
     worker = CameraWorker(pipeline, pace_fps=FPS).start()
-    kiosk = Kiosk(app, commands, size=size, pipeline=pipeline, on_throw=throw,
+    kiosk = Kiosk(app, commands, size=size, pipeline=pipeline, on_throw=trial.now, frame_hook=trial.tick,
                   caption="Dice Table demo: Space throws, R reveals, Backspace fixes, Ctrl+Q quits")
     app.say(_("Space throws the dice, R is REVEAL, Backspace fixes a reading, Ctrl+Q quits"), seconds=10)
     try:
@@ -578,6 +565,8 @@ def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, ma
         else:
             for _frame in range(max_frames):
                 kiosk.step()
+                if steps is not None:
+                    steps(kiosk)
     finally:
         worker.stop()
         kiosk.close()

@@ -1,8 +1,9 @@
 """The whole appliance on a table that needs no hardware.
 
-With a display (X11 or Wayland) it opens the kiosk in a window on a live synthetic dice table:
-Space throws the virtual dice (in Mäxle: shakes the cup, or lifts it), R is the REVEAL button,
-Backspace fixes a reading, digits and the mouse choose, Ctrl+Q quits.
+With a display (X11 or Wayland) it opens the kiosk in a window on a simulated dice table that
+throws the dice (in Mäxle: shakes the cup, or lifts it) whenever the game waits for it; Space does
+it at once, R is the REVEAL button, Backspace fixes a reading, digits and the mouse choose, Ctrl+Q
+quits.
 
 Without a display, or with --headless, it plays a scripted evening of Mäxle, Biscuit and declared
 Yacht: the demo plays the table (throws, button presses and taps, each said in the transcript), the

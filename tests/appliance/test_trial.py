@@ -116,3 +116,21 @@ def test_the_kiosk_plays_the_trial_table_when_the_config_says_synthetic(tmp_path
         assert isinstance(Appliance._trial(app, pipeline), TrialTable)
     finally:
         worker.stop()
+
+
+def test_an_announcement_before_the_cup_is_down_still_ends_in_dice_at_the_reveal():
+    """The demo window got stuck at "Lift the cup!" with no dice when the holder announced before
+    shaking: the lift now shows the dice the table shook, cup or no cup."""
+    t = Trial("maexle", ["Ann", "Bo"])
+    t.app.act({"announce": 43})  # before a single frame: the cup is not down yet
+    t.app.act({"reveal": True})
+    t.until(lambda: t.rolls())
+    assert len(t.rolls()[0]) == 2
+
+
+def test_the_demo_window_plays_on_the_trial_table():
+    from appliance.demo import play_window
+
+    seen = []
+    assert play_window((800, 480), seed=1, max_frames=2, steps=lambda k: seen.append(k.pipeline.source)) == 0
+    assert all(isinstance(s, TrialSource) for s in seen) and seen
