@@ -130,14 +130,15 @@ class Session:
         return cls(game, store=store, game_id=game_id)
 
     @classmethod
-    def resume(cls, store) -> tuple["Session", list[Outcome]] | None:
-        """The store's unfinished game, rebuilt from its log, and the outcomes still to announce
+    def resume(cls, store, saved=None) -> tuple["Session", list[Outcome]] | None:
+        """The store's unfinished game (or ``saved``, a ``SavedGame`` of the store, e.g. the ended
+        game of the winner screen), rebuilt from its log, and the outcomes still to announce
         (actions recorded but not marked announced before the power went); None if there is none.
 
         Raises ``RestoreError``/``SetupError`` (ValueErrors) when the saved log does not replay: a bad
         setup, or an action the engine refuses (a hand-edited file, a log another engine version took).
         """
-        saved = store.unfinished()
+        saved = saved if saved is not None else store.unfinished()
         if saved is None:
             return None
         game, replayed = replay(saved.setup, saved.actions)

@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 # The store's settings for the language button's choice, and the config's language when it was made.
 LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
+# The store's setting naming the ended game whose winner screen shows ("" when the table left it).
+OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
 IN_GAME = ("play", "correct", "sheet", "menu")
 
@@ -154,15 +156,40 @@ class App:
             self._set_aside_unfinished()
             return False
         if found is None:
+            found = self._winner_screen_game()
+        if found is None:
             return False
         self.session, pending = found
         self.setup.game_kind = self.session.kind
         self.setup.seats = list(self.session.players)
-        self.screen = "over" if self.session.over else "play"
+        self.screen = "over" if self.session.over or self.session.ended else "play"
         for outcome in pending:
             self.took(outcome)
         self._expect()
         return True
+
+    def _winner_screen_game(self):
+        """The ended game whose winner screen was showing when the power went (``OVER_KEY``), as
+        ``Session.resume`` gives it, or None (the table had left it, or it does not replay)."""
+        try:
+            game_id = self.store.setting(OVER_KEY)
+            saved = self.store.game(int(game_id)) if game_id else None
+            return Session.resume(self.store, saved) if saved is not None and saved.ended else None
+        except (ValueError, TypeError) as exc:
+            log.error("the game of the winner screen does not come back: %s", exc)
+            return None
+
+    def _keep_winner_screen(self, on: bool) -> None:
+        """Remember (or forget) in the store that the winner screen of this game shows, so that a
+        restart comes back to it instead of the setup screen."""
+        if self.store is None:
+            return
+        value = str(self.session.game_id) if on and self.session is not None and self.session.game_id else ""
+        try:
+            if (self.store.setting(OVER_KEY) or "") != value:
+                self.store.save_settings({OVER_KEY: value})
+        except Exception:  # the game itself is saved; only the screen after a restart is at stake
+            log.exception("could not keep the winner screen")
 
     def _set_aside_unfinished(self) -> None:
         """The saved game that does not replay is said once, not at every start: the store ends it
@@ -193,6 +220,7 @@ class App:
         except ValueError as exc:
             self.say(_("Cannot start: {reason}").format(reason=exc))
             return False
+        self._keep_winner_screen(False)
         self.screen = "play"
         self.play.reset()
         self.focus = -1
@@ -360,12 +388,14 @@ class App:
             self.session.end()
             self._ended(self.session)
         self.screen = "over"
+        self._keep_winner_screen(True)
 
     def new_game(self) -> None:
         """Back to the setup for another game; this one's counts join the evening's."""
         if self.session is not None and not self.session.ended:
             self.session.end()
             self._ended(self.session)
+        self._keep_winner_screen(False)
         self.session = None
         self.screen = "setup"
 
@@ -458,8 +488,10 @@ class App:
         if self.session is not None and self.session.over:
             self._ended(self.session)
             self.screen = "over"
+            self._keep_winner_screen(True)
         elif self.session in self._ended_sessions:  # the deciding action was taken back: playing again
             self._ended_sessions.remove(self.session)
+            self._keep_winner_screen(False)
         self.tick()
 
     def _sound(self, name: str) -> None:
