@@ -159,3 +159,11 @@ def test_after_an_announced_maexle_the_receiver_is_asked_accept_or_reveal_with_t
     assert view.prompt == "Cy says Mäxle: accept or reveal?"
     assert [c.id for c in view.choices] == ["reveal", "accept"]
     assert view.hint == "Odds: a roll is a real Mäxle 2 times in 36 (6%)" and "beats" not in view.hint
+
+
+def test_a_self_reveal_that_beats_the_announcement_is_announced_as_no_point_and_a_new_round():
+    t = Table("maexle", ["Ann", "Bo", "Cy"])
+    t.choose("announce:54")
+    t.app.act({"self_reveal": True})
+    said = t.roll(6, 6)
+    assert said == [("Cy shows 66", "It beats 54: no point, a new round")]
