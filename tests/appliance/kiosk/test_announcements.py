@@ -167,3 +167,11 @@ def test_a_self_reveal_that_beats_the_announcement_is_announced_as_no_point_and_
     t.app.act({"self_reveal": True})
     said = t.roll(6, 6)
     assert said == [("Cy shows 66", "It beats 54: no point, a new round")]
+
+
+def test_a_biscuit_roll_that_changes_nothing_names_who_threw_it():
+    """The header already names the next roller: the banner says whose roll it was."""
+    t = Table("biscuit", ["Ann", "Bo", "Cy"])
+    assert t.roll(2, 3) == [("Ann rolls 5: no Biscuit yet", "3 2")]
+    t.roll(3, 4)  # Bo is the Biscuit
+    assert t.roll(1, 4)[0] == ("Bo rolls 1-4: nothing happens", "The Biscuit rolls again")
