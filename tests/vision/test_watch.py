@@ -129,3 +129,9 @@ def test_watch_a_folder_held_shorter_than_the_settle_time_says_how_to_hold_them(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "held 0.4 s, shorter than the settle time" in captured.err and "--hold 1" in captured.err
+
+
+def test_watch_an_empty_source_is_refused_instead_of_reading_the_current_folder(capsys):
+    assert main(["watch", ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "SOURCE is empty" in captured.err
