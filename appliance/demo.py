@@ -534,13 +534,41 @@ class ScriptedEvening:
 
 # --------------------------------------------------------------------------------------- window
 
-def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, max_frames: int | None = None,
+WINDOW = (1280, 720)     # the demo window's size when the display has room for it
+WINDOW_SHARE = 0.9      # of the display's width and height, at most (room for the title bar and a panel)
+
+
+def fit_window(wanted: tuple[int, int], display: tuple[int, int] | None) -> tuple[int, int]:
+    """``wanted`` (W, H), scaled down with its shape kept to fit within WINDOW_SHARE of ``display``
+    (W, H; None or zeros: unknown, ``wanted`` as it is). 1280x720 on a 1024x768 screen: 921x518."""
+    if not display or not all(display):
+        return wanted
+    scale = min(1.0, WINDOW_SHARE * display[0] / wanted[0], WINDOW_SHARE * display[1] / wanted[1])
+    return max(1, int(wanted[0] * scale)), max(1, int(wanted[1] * scale))
+
+
+def display_size() -> tuple[int, int] | None:
+    """The (first) display's size in px, as SDL reports it, or None."""
+    import pygame
+
+    try:
+        pygame.display.init()
+        sizes = pygame.display.get_desktop_sizes()
+    except (pygame.error, AttributeError):
+        return None
+    return tuple(sizes[0]) if sizes else None
+
+
+def play_window(size: tuple[int, int] | None = None, seed: int | None = None, max_frames: int | None = None,
                 steps=None) -> int:
     """The demo with a display: the kiosk in a window on the trial mode's simulated table
     (``appliance.trial``: it throws, shakes and lifts the Mäxle cup whenever the game waits for it;
     Space does it at once), keyboard and mouse for the rest.
+    size: the window's (W, H); None: WINDOW, made smaller to fit the display (``fit_window``).
     max_frames: stop after that many frames (a smoke test), else run until the window closes.
     steps: called with the kiosk after each frame of a smoke test. Returns the exit status."""
+    if size is None:
+        size = fit_window(WINDOW, display_size())
     from vision.reader import read_dice
     from vision.settle import SettleDetector
 

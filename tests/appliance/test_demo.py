@@ -126,3 +126,20 @@ def test_photos_without_a_manifest_keep_only_those_the_reader_reads(tmp_path, mo
     monkeypatch.setattr(reader, "read_dice", lambda img, **kw: next(readings))
     pools = photo_pools(tmp_path, 0)
     assert [p.path.name for p in pools[2]] == ["a.png"]
+
+
+def test_the_demo_window_fits_a_1024x768_display():
+    from appliance.demo import WINDOW, fit_window
+
+    w, h = fit_window(WINDOW, (1024, 768))
+    assert w <= 1024 and h <= 768 and abs(w / h - 16 / 9) < 0.01
+    assert fit_window(WINDOW, (1920, 1080)) == WINDOW and fit_window(WINDOW, None) == WINDOW
+
+
+def test_the_demo_window_without_a_size_opens_fitted_to_the_display(monkeypatch):
+    from appliance import demo
+
+    monkeypatch.setattr(demo, "display_size", lambda: (1024, 768))
+    seen = []
+    assert demo.play_window(None, seed=1, max_frames=1, steps=lambda k: seen.append(k.screen.get_size())) == 0
+    assert seen == [demo.fit_window(demo.WINDOW, (1024, 768))]

@@ -134,3 +134,4 @@ def test_the_demo_window_plays_on_the_trial_table():
     seen = []
     assert play_window((800, 480), seed=1, max_frames=2, steps=lambda k: seen.append(k.pipeline.source)) == 0
     assert all(isinstance(s, TrialSource) for s in seen) and seen
+
