@@ -332,8 +332,9 @@ class Store:
         for game in self.ended_games():
             for player, counts in game.tally.items():
                 mine = total.setdefault(player, {"drinks": 0, "penalties": 0})
-                for kind in ("drinks", "penalties"):
-                    mine[kind] += int(counts.get(kind, 0))
+                for kind in ("drinks", "penalties", "water"):  # water: drinks past the cap, kept apart too
+                    if kind != "water" or counts.get(kind):
+                        mine[kind] = mine.get(kind, 0) + int(counts.get(kind, 0))
         return total
 
     def _latest_evening(self) -> int | None:
