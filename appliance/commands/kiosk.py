@@ -63,10 +63,16 @@ class Appliance:
 
         from appliance.inputs import Command, CommandQueue
 
+        # The stop signal first: a SIGTERM while the kiosk starts up (a slow, busy Pi) is a clean
+        # stop at the first frame, not the default death with status -15.
+        commands = CommandQueue()
+
+        def stop(_signum, _frame) -> None:
+            commands.put(Command("quit", source="signal"))
+        signal.signal(signal.SIGTERM, stop)
         store = self._store()
         if isinstance(store, int):
             return store
-        commands = CommandQueue()
         voice, sounds = self._sound()
         app = self._app(store, voice, sounds)
         pipeline, worker = self._camera(commands, app)
@@ -87,9 +93,6 @@ class Appliance:
             self._stop(worker, buttons, voice, store)
             return self.service.fail(f"dicetable kiosk: cannot open the display: {exc}", 1)
 
-        def stop(_signum, _frame) -> None:
-            commands.put(Command("quit", source="signal"))
-        signal.signal(signal.SIGTERM, stop)
         kiosk.step()  # the first frame on screen
         # English, as the journal: it is the operator's `systemctl status` line, and sdnotify sends
         # Latin-1 only (a Latvian or Russian status was dropped, READY=1 with it: no start, a restart loop).
