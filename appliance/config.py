@@ -329,6 +329,14 @@ class CoachConfig:
     maexle_odds: bool = _key(_boolean, False)
 
 
+@dataclass(frozen=True)
+class DrinksConfig:
+    """[drinks]: cap: drinks per player and evening after which that player's drinks are announced
+    as water (the counts keep both); 0 = no cap."""
+
+    cap: int = _key(_integer(0, 99), 0)
+
+
 SECTIONS = {
     "camera": CameraConfig,
     "tray": TrayConfig,
@@ -336,6 +344,7 @@ SECTIONS = {
     "display": DisplayConfig,
     "sound": SoundConfig,
     "coach": CoachConfig,
+    "drinks": DrinksConfig,
 }
 
 
@@ -353,6 +362,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
     coach: CoachConfig = field(default_factory=CoachConfig)
+    drinks: DrinksConfig = field(default_factory=DrinksConfig)
     rules: dict[str, dict[str, Any]] = _key(_rules, factory=lambda: {g: {} for g in RULE_SWITCHES})
     path: Path | None = None
 

@@ -13,8 +13,9 @@ players are its table module's demo bot (``appliance.table.<game>``, ``Table.dem
 through the evening's hands: ``start``, ``table_for``, ``tap``, ``roll``, ``press_reveal``,
 ``wait_still``, ``show_correction``, ``table_says``, ``dice`` and ``rng``.
 
-With a display, :func:`play_window` opens the kiosk in a window on a live synthetic table: Space
-throws the virtual dice (or shakes and lifts the Mäxle cup), R is REVEAL, digits and the mouse pick.
+With a display, :func:`play_window` opens the kiosk in a window on the trial mode's simulated table
+(``appliance.trial``), which throws the dice (or shakes and lifts the Mäxle cup) whenever the game
+waits for it; Space does it at once, R is REVEAL, digits and the mouse pick.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ FPS = 15.0  # the camera's frame rate (config [camera] fps defaults to 15 too)
 STEP = 1.0 / FPS
 DRAW_EVERY = 15         # headless: draw once a (virtual) second, and always before a tap: the screenshots
 MAX_THROW_S = 6.0       # virtual seconds to wait for a throw to settle
+UNLABELLED_TRIES = 12   # photos without labels: how many photos a roll may take before the demo gives up
 
 
 # ---------------------------------------------------------------------------------------- tables
@@ -102,6 +104,9 @@ class PhotoTable:
         self.has_cup = False
         self._hidden: Photo | None = None
         self.used: list[Photo] = []
+        # Labels (a manifest) let the table peek and enter a roll by hand; without them an
+        # unreadable photo is replaced by another.
+        self.labelled = all(p.values is not None for pool in self.pools.values() for p in pool)
 
     def _take(self, n: int) -> Photo:
         pool = self.pools.get(n) or []
@@ -383,6 +388,8 @@ class ScriptedEvening:
         the cup (None: the table cannot tell). Returns True when taken."""
         hidden = seen
         session = self.app.session
+        if not getattr(table, "labelled", True):
+            tries = max(tries, UNLABELLED_TRIES)
         self.clear_banners()  # the table reads the kiosk before it throws
         for attempt in range(tries):
             before = len(session.game.actions)
@@ -416,9 +423,14 @@ class ScriptedEvening:
                 return True
             if reading is not None and not reading.ok:
                 self.stats.unreadable += 1
-            if lift or seen is None or attempt == tries - 1:
-                if seen is None:
+            if seen is None:  # photos without labels: nothing to enter by hand, another photo
+                if attempt == tries - 1:
                     raise DemoError(_("the camera cannot read this photo and the table has no labels to enter"))
+                self.table_says(_("the camera cannot read this photo: the table throws another"))
+                if lift:
+                    table.cover([0] * n)
+                continue
+            if lift or attempt == tries - 1:
                 self.fix_by_hand(seen, undo_roll=False)
                 return True
             self.table_says(_("throws again"))
@@ -522,43 +534,57 @@ class ScriptedEvening:
 
 # --------------------------------------------------------------------------------------- window
 
-def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, max_frames: int | None = None) -> int:
-    """The demo with a display: the kiosk in a window on a live synthetic table (keyboard and mouse).
+WINDOW = (1280, 720)     # the demo window's size when the display has room for it
+WINDOW_SHARE = 0.9      # of the display's width and height, at most (room for the title bar and a panel)
+
+
+def fit_window(wanted: tuple[int, int], display: tuple[int, int] | None) -> tuple[int, int]:
+    """``wanted`` (W, H), scaled down with its shape kept to fit within WINDOW_SHARE of ``display``
+    (W, H; None or zeros: unknown, ``wanted`` as it is). 1280x720 on a 1024x768 screen: 921x518."""
+    if not display or not all(display):
+        return wanted
+    scale = min(1.0, WINDOW_SHARE * display[0] / wanted[0], WINDOW_SHARE * display[1] / wanted[1])
+    return max(1, int(wanted[0] * scale)), max(1, int(wanted[1] * scale))
+
+
+def display_size() -> tuple[int, int] | None:
+    """The (first) display's size in px, as SDL reports it, or None."""
+    import pygame
+
+    try:
+        pygame.display.init()
+        sizes = pygame.display.get_desktop_sizes()
+    except (pygame.error, AttributeError):
+        return None
+    return tuple(sizes[0]) if sizes else None
+
+
+def play_window(size: tuple[int, int] | None = None, seed: int | None = None, max_frames: int | None = None,
+                steps=None) -> int:
+    """The demo with a display: the kiosk in a window on the trial mode's simulated table
+    (``appliance.trial``: it throws, shakes and lifts the Mäxle cup whenever the game waits for it;
+    Space does it at once), keyboard and mouse for the rest.
+    size: the window's (W, H); None: WINDOW, made smaller to fit the display (``fit_window``).
     max_frames: stop after that many frames (a smoke test), else run until the window closes.
-    Returns the exit status."""
+    steps: called with the kiosk after each frame of a smoke test. Returns the exit status."""
+    if size is None:
+        size = fit_window(WINDOW, display_size())
     from vision.reader import read_dice
     from vision.settle import SettleDetector
 
     from appliance.kiosk.camera import CameraPipeline, CameraWorker
     from appliance.kiosk.loop import Kiosk
+    from appliance.trial import TrialTable, trial_source
 
     rng = np.random.default_rng(seed)
     commands = CommandQueue()
-    table = SynthTable(5, int(rng.integers(1 << 30)))
-    pipeline = CameraPipeline(table.source, SettleDetector(read_dice),
+    source = trial_source((640, 480), FPS, seed=int(rng.integers(1 << 30)))
+    pipeline = CameraPipeline(source, SettleDetector(read_dice),
                               lambda r: commands.put(Command("settled", r, source="camera")))
     app = App(yacht_hint=True, maexle_odds=True, hooks=Hooks(expect=pipeline.expect, reread=pipeline.reread))
-
-    def throw() -> None:
-        """Space: what the table does next with the virtual dice."""
-        s = app.session
-        need = s.need if s is not None else None
-        if need is None or need.kind == "nothing":
-            return
-        if find_table(s.kind).cup:
-            if need.kind == "lift":
-                pipeline.call(lambda src: table.lift())
-            else:
-                values = [int(v) for v in rng.integers(1, 7, 2)]
-                pipeline.call(lambda src: table.cover(values))
-                app.say(_("Under the cup: {dice} (only you peek)").format(dice=dice_text(values)), seconds=4)
-        else:
-            n = need.dice or find_table(s.kind).dice
-            values = [int(v) for v in rng.integers(1, 7, n)]
-            pipeline.call(lambda src: table.throw(values))
-
+    trial = TrialTable(app, pipeline.call, seed=int(rng.integers(1 << 30)))
     worker = CameraWorker(pipeline, pace_fps=FPS).start()
-    kiosk = Kiosk(app, commands, size=size, pipeline=pipeline, on_throw=throw,
+    kiosk = Kiosk(app, commands, size=size, pipeline=pipeline, on_throw=trial.now, frame_hook=trial.tick,
                   caption="Dice Table demo: Space throws, R reveals, Backspace fixes, Ctrl+Q quits")
     app.say(_("Space throws the dice, R is REVEAL, Backspace fixes a reading, Ctrl+Q quits"), seconds=10)
     try:
@@ -567,6 +593,8 @@ def play_window(size: tuple[int, int] = (1280, 720), seed: int | None = None, ma
         else:
             for _frame in range(max_frames):
                 kiosk.step()
+                if steps is not None:
+                    steps(kiosk)
     finally:
         worker.stop()
         kiosk.close()

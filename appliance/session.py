@@ -115,6 +115,10 @@ class Session:
         self.ended = False
         # Where the accepted rolls came from ("camera", "hand"): the demo and the log say it.
         self.roll_sources: dict[str, int] = {}
+        # The drink cap per player for the evening (0: none), and the evening's drinks before this
+        # game, which count towards it (set by the kiosk; see ``tally`` and ``with_water``).
+        self.drink_cap = 0
+        self.drinks_before: dict[str, int] = {}
         # (action, events) of every action in effect, oldest first: the tally and the last roll.
         self._in_effect: list[tuple[dict, list[dict]]] = list(history or [])
 
@@ -130,14 +134,15 @@ class Session:
         return cls(game, store=store, game_id=game_id)
 
     @classmethod
-    def resume(cls, store) -> tuple["Session", list[Outcome]] | None:
-        """The store's unfinished game, rebuilt from its log, and the outcomes still to announce
+    def resume(cls, store, saved=None) -> tuple["Session", list[Outcome]] | None:
+        """The store's unfinished game (or ``saved``, a ``SavedGame`` of the store, e.g. the ended
+        game of the winner screen), rebuilt from its log, and the outcomes still to announce
         (actions recorded but not marked announced before the power went); None if there is none.
 
         Raises ``RestoreError``/``SetupError`` (ValueErrors) when the saved log does not replay: a bad
         setup, or an action the engine refuses (a hand-edited file, a log another engine version took).
         """
-        saved = store.unfinished()
+        saved = saved if saved is not None else store.unfinished()
         if saved is None:
             return None
         game, replayed = replay(saved.setup, saved.actions)
@@ -198,15 +203,51 @@ class Session:
 
     def tally(self) -> dict[str, dict[str, int]]:
         """This game's counts so far: ``{player: {"drinks": n, "penalties": n}}`` in seat order,
-        summed from the drink and penalty events of the actions in effect (undone ones excluded)."""
-        out = {p: {"drinks": 0, "penalties": 0} for p in self.players}
+        summed from the drink and penalty events of the actions in effect (undone ones excluded),
+        with ``"water": n`` for a player some of whose drinks were past the drink cap (``drink_cap``)
+        and announced as water; ``drinks`` counts them too."""
+        out = {p: {"drinks": 0, "penalties": 0, "water": 0} for p in self.players}
+        water = self._water()
         for _action, events in self._in_effect:
             for event in events:
                 if "drink" in event and event["drink"].get("player") in out:
-                    out[event["drink"]["player"]]["drinks"] += int(event["drink"].get("count", 0))
+                    mine = out[event["drink"]["player"]]
+                    mine["drinks"] += int(event["drink"].get("count", 0))
+                    mine["water"] += water.get(id(event), 0)
                 elif "penalty" in event and event["penalty"].get("player") in out:
                     out[event["penalty"]["player"]]["penalties"] += int(event["penalty"].get("points", 0))
+        for counts in out.values():
+            if not counts["water"]:
+                del counts["water"]
         return out
+
+    def _water(self) -> dict[int, int]:
+        """id(drink event) -> how much of it is past the drink cap, over the actions in effect: the
+        evening's drinks before this game (``drinks_before``) count towards the cap."""
+        cap = self.drink_cap
+        if not cap:
+            return {}
+        running = {p: int(self.drinks_before.get(p, 0)) for p in self.players}
+        out = {}
+        for _action, events in self._in_effect:
+            for event in events:
+                drink = event.get("drink") if isinstance(event, dict) else None
+                if not drink or drink.get("player") not in running:
+                    continue
+                count, before = int(drink.get("count", 0)), running[drink["player"]]
+                running[drink["player"]] = before + count
+                past = max(0, min(count, before + count - cap))
+                if past:
+                    out[id(event)] = past
+        return out
+
+    def with_water(self, events: list[dict]) -> list[dict]:
+        """``events`` (the latest ones in effect) for the table to hear: a drink past the drink cap
+        gets ``"water": n``, how much of its count is past the cap (all of it, or the rest once the
+        cap falls inside it)."""
+        water = self._water()
+        return [{"drink": {**event["drink"], "water": water[id(event)]}} if id(event) in water else event
+                for event in events]
 
     # -- the table acts ---------------------------------------------------------------------------
 
@@ -301,13 +342,15 @@ def _track(history: list[tuple[dict, list[dict]]], action: dict, events: list[di
 
 
 def counts_total(*tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
-    """Several ``{player: {"drinks", "penalties"}}`` tallies added up (the evening's counts)."""
+    """Several ``{player: {"drinks", "penalties"}}`` tallies added up (the evening's counts); a
+    ``water`` count (drinks past the drink cap, counted in ``drinks`` too) is kept where there is one."""
     out: dict[str, dict[str, int]] = {}
     for tally in tallies:
         for player, counts in tally.items():
             mine = out.setdefault(player, {"drinks": 0, "penalties": 0})
-            for key in ("drinks", "penalties"):
-                mine[key] += int(counts.get(key, 0))
+            for key in ("drinks", "penalties", "water"):
+                if counts.get(key) or key != "water":
+                    mine[key] = mine.get(key, 0) + int(counts.get(key, 0))
     return out
 
 

@@ -251,9 +251,15 @@ class Store:
             "SELECT id, setup, announced, ended IS NOT NULL FROM games "
             "WHERE ended IS NULL OR announced < (SELECT COUNT(*) FROM actions WHERE game_id = games.id) "
             "ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
-            return None
-        game_id, setup, announced, ended = row
+        return None if row is None else self._saved(*row)
+
+    def game(self, game_id: int) -> SavedGame | None:
+        """Game ``game_id`` with its log, ended or not (e.g. the one on the winner screen), or None."""
+        row = self.db.execute("SELECT id, setup, announced, ended IS NOT NULL FROM games WHERE id = ?",
+                              (game_id,)).fetchone()
+        return None if row is None else self._saved(*row)
+
+    def _saved(self, game_id: int, setup: str, announced: int, ended) -> SavedGame:
         rows = self.db.execute("SELECT action, events FROM actions WHERE game_id = ? ORDER BY seq",
                                (game_id,)).fetchall()
         return SavedGame(id=game_id, setup=json.loads(setup), actions=[json.loads(a) for a, _e in rows],
@@ -326,8 +332,9 @@ class Store:
         for game in self.ended_games():
             for player, counts in game.tally.items():
                 mine = total.setdefault(player, {"drinks": 0, "penalties": 0})
-                for kind in ("drinks", "penalties"):
-                    mine[kind] += int(counts.get(kind, 0))
+                for kind in ("drinks", "penalties", "water"):  # water: drinks past the cap, kept apart too
+                    if kind != "water" or counts.get(kind):
+                        mine[kind] = mine.get(kind, 0) + int(counts.get(kind, 0))
         return total
 
     def _latest_evening(self) -> int | None:

@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
         --no-start) START=0 ;;
         --force) FORCE=1 ;;
         --root) ROOT=${2:?--root needs a directory}; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift

@@ -788,6 +788,11 @@ class SyntheticTable:
         ends += [c[1] for c in self._cup]
         return max(ends, default=0.0)
 
+    @property
+    def cup_down(self) -> bool:
+        """True while the Mäxle cup stands on the tray (put down and not lifted)."""
+        return bool(self._cup) and self._cup[-1][4] <= self._cup[-1][3]
+
     def frames_until_still(self) -> int:
         """How many frames until the scene is still (0 if it is)."""
         return max(0, math.ceil(self.still_at * self.fps - 1e-9) - self.index)

@@ -13,6 +13,8 @@ import argparse
 import json
 import sys
 
+from appliance.commands import argtypes
+
 TEXT_TOP = 5
 
 
@@ -29,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="rerolls still to go this turn (default 2, right after the first roll)")
     yacht.add_argument("--scoring", choices=("seed", "sackson"), default="seed", help="scoring preset (default seed)")
     yacht.add_argument("--yacht-counts-as-full-house", action="store_true", help="the house-rule switch of RULES.md §3")
-    yacht.add_argument("--top", type=int, default=TEXT_TOP, metavar="N",
+    yacht.add_argument("--top", type=argtypes.non_negative(int), default=TEXT_TOP, metavar="N",
                        help=f"declarations shown as text (default {TEXT_TOP}; 0 for all; --json lists all)")
     yacht.add_argument("--json", action="store_true", help="one JSON object")
 
@@ -83,6 +85,9 @@ def _yacht(args: argparse.Namespace) -> dict:
         }
 
     roll = list(check_dice(args.roll))
+    if args.declared in used:
+        raise ValueError(f"--declared {args.declared} is also in --used: a category is declared once a game, "
+                         "so a used one cannot be declared")
     if args.declared:
         keep = coach.keep(roll, args.declared, args.rolls_left, used)
         if keep.rolls_left == 0:

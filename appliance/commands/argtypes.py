@@ -52,10 +52,12 @@ def _finite(kind, zero_ok: bool):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected {'a whole number' if kind is int else 'a number'}, "
+                                             f"got {text!r}") from None
         # nan and inf too: --fps inf froze the synthetic table's virtual time, --hold inf raised
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
-            raise argparse.ArgumentTypeError(f"must be {'0 or more' if zero_ok else 'positive'} and finite, "
+            finite = " and finite" if kind is float else ""
+            raise argparse.ArgumentTypeError(f"must be {'0 or more' if zero_ok else 'positive'}{finite}, "
                                              f"got {text!r}")
         return value
 

@@ -63,13 +63,20 @@ class Appliance:
 
         from appliance.inputs import Command, CommandQueue
 
+        # The stop signal first: a SIGTERM while the kiosk starts up (a slow, busy Pi) is a clean
+        # stop at the first frame, not the default death with status -15.
+        commands = CommandQueue()
+
+        def stop(_signum, _frame) -> None:
+            commands.put(Command("quit", source="signal"))
+        signal.signal(signal.SIGTERM, stop)
         store = self._store()
         if isinstance(store, int):
             return store
-        commands = CommandQueue()
         voice, sounds = self._sound()
         app = self._app(store, voice, sounds)
         pipeline, worker = self._camera(commands, app)
+        trial = self._trial(app, pipeline)
         buttons = self._buttons(commands)
         self._resume(app, pipeline)
 
@@ -79,14 +86,13 @@ class Appliance:
         fullscreen = cfg.display.fullscreen and not self.windowed
         try:
             kiosk = Kiosk(app, commands, size=cfg.display.size if (cfg.display.size or not fullscreen) else None,
-                          fullscreen=fullscreen, pipeline=pipeline, buttons=buttons, frame_hook=self.service.tick)
+                          fullscreen=fullscreen, pipeline=pipeline, buttons=buttons,
+                          frame_hook=self.service.tick if trial is None else lambda: (trial.tick(), self.service.tick()),
+                          on_throw=None if trial is None else trial.now)
         except Exception as exc:  # no display at all: nothing to show the table
             self._stop(worker, buttons, voice, store)
             return self.service.fail(f"dicetable kiosk: cannot open the display: {exc}", 1)
 
-        def stop(_signum, _frame) -> None:
-            commands.put(Command("quit", source="signal"))
-        signal.signal(signal.SIGTERM, stop)
         kiosk.step()  # the first frame on screen
         # English, as the journal: it is the operator's `systemctl status` line, and sdnotify sends
         # Latin-1 only (a Latvian or Russian status was dropped, READY=1 with it: no start, a restart loop).
@@ -137,7 +143,7 @@ class Appliance:
 
         cfg = self.cfg
         return App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
-                   maexle_odds=cfg.coach.maexle_odds, config_language=cfg.language,
+                   maexle_odds=cfg.coach.maexle_odds, drink_cap=cfg.drinks.cap, config_language=cfg.language,
                    hooks=Hooks(announce=announce, sound=sound))
 
     @staticmethod
@@ -172,8 +178,13 @@ class Appliance:
             from vision.settle import SettleDetector
             from vision.sources import open_source
 
-            source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
-                                 exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None)
+            if cfg.source == "synthetic":  # the trial mode: a simulated table that waits for the game
+                from appliance.trial import trial_source
+
+                source = trial_source(cfg.size, cfg.fps)
+            else:
+                source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
+                                     exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None)
         except Exception as exc:
             self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
             return None, None
@@ -181,6 +192,15 @@ class Appliance:
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
         live = not isinstance(cfg.source, Path) and cfg.source != "synthetic"
         return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps).start()
+
+    @staticmethod
+    def _trial(app, pipeline):
+        """The trial mode's player side (``appliance.trial``), or None with a real camera."""
+        from appliance.trial import TrialSource, TrialTable
+
+        if pipeline is None or not isinstance(pipeline.source, TrialSource):
+            return None
+        return TrialTable(app, pipeline.call)
 
     def _buttons(self, commands):
         """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""

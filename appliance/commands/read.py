@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     for path in args.images:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
         if image is None:
-            print(f"dicetable read: cannot read the image {path}", file=sys.stderr)
+            print(f"dicetable read: {_not_an_image(path)}", file=sys.stderr)
             status = 1
             continue
         ref = reference
@@ -89,3 +89,13 @@ def run(args: argparse.Namespace) -> int:
             seen = " ".join(str(v) for v in reading.values)
             print(f"{path}: unreadable: {reading.reason}" + (f" (saw {seen})" if seen else "") + f"  ({ms:.1f} ms)")
     return status
+
+
+def _not_an_image(path: Path) -> str:
+    """Why ``path`` gave no image, in the words a user needs: a folder, a missing file, or a file
+    that is not an image OpenCV reads."""
+    if path.is_dir():
+        return f"{path} is a directory: give its images (e.g. {path}/*.jpg), or --manifest for labelled photos"
+    if not path.exists():
+        return f"{path}: no such file"
+    return f"cannot read the image {path}"

@@ -1,6 +1,7 @@
 """Check the appliance's parts one by one: config, camera, display driver, GPIO, state directory and
-fonts. One line each ("ok", "FAIL" or "skip", the part, what was found); the exit status is 1 when
-anything failed, 0 otherwise.
+fonts. One line each ("ok", "warn", "FAIL" or "skip", the part, what was found); the exit status is
+1 when anything failed, 0 otherwise (a warning, e.g. a saved-games file the kiosk will move aside,
+does not stop the appliance).
 
 Run it on the Pi as the service user, with the service stopped (it holds the camera and the screen):
 first `sudo systemctl stop dicetable`, then `sudo -u dicetable /opt/dicetable/venv/bin/dicetable
@@ -10,6 +11,7 @@ selftest`.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import sqlite3
@@ -94,6 +96,9 @@ def check_camera(cfg: config_mod.Config, timeout_s: float) -> str:
     from vision.sources import CameraError, EndOfFrames, open_source
 
     spec = str(cfg.camera.source)
+    if spec == "picamera" and importlib.util.find_spec("picamera2") is None:  # no 8 s wait for it
+        raise Failed("picamera2 is not installed: sudo apt install python3-picamera2 (the venv sees it "
+                     "with --system-site-packages), or set [camera] source to a USB camera number")
     start = time.monotonic()
     try:
         source = open_source(spec, size=cfg.camera.size, fps=cfg.camera.fps, timeout=1.0)
@@ -179,7 +184,7 @@ def check_gpio(cfg: config_mod.Config) -> str:
 
 def check_state(state_dir: Path) -> str:
     """The state directory exists and this user can write and fsync a file in it; the saved-games
-    file, if any, is read-only checked. Never creates or moves the store (that is the kiosk's job,
+    file, if any, is read-only checked (unreadable or damaged: a warning, the kiosk moves it aside). Never creates or moves the store (that is the kiosk's job,
     and a selftest run as root must not leave root-owned files behind)."""
     from appliance.store import APPLICATION_ID, FILENAME
 
@@ -209,10 +214,11 @@ def check_state(state_dir: Path) -> str:
         finally:
             db.close()
     except sqlite3.Error as exc:
-        return (f"{state_dir} writable; {FILENAME} cannot be read ({exc}): the kiosk will move it aside "
-                "and start fresh")
+        return ("warn", f"{state_dir} writable; {FILENAME} cannot be read ({exc}): the kiosk will move it "
+                        "aside and start fresh")
     if app != APPLICATION_ID or check != "ok":
-        return f"{state_dir} writable; {FILENAME} is damaged or foreign: the kiosk will move it aside and start fresh"
+        return ("warn", f"{state_dir} writable; {FILENAME} is damaged or foreign: the kiosk will move it aside "
+                        "and start fresh")
     return f"{state_dir} writable, {free_mb:.0f} MB free, {games} saved games"
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -104,6 +105,19 @@ def _open(args: argparse.Namespace):
     return source, detector, reference
 
 
+def _hint_hold(source, frames: int, params) -> None:
+    """Nothing settled from a folder: when each image was in view for less than the settle time
+    (--still plus --agree readings), nothing could lie still long enough (a silent exit puzzled)."""
+    held_s = source.repeat / source.fps
+    settle_s = params.still_s + params.agree / source.fps
+    if held_s > settle_s:
+        return
+    shown = "one frame" if source.repeat < 2 else f"held {held_s:g} s"
+    print(f"dicetable watch: no throw settled in {frames} frames; each image of a folder is {shown}, shorter "
+          f"than the settle time ({settle_s:g} s): hold each one longer, e.g. --hold {max(1, math.ceil(2 * settle_s))}",
+          file=sys.stderr)
+
+
 class _Watch:
     """The watch loop over one source: frames to the detector, settled rolls printed, faults said
     once each."""
@@ -144,10 +158,8 @@ class _Watch:
         if self.frames == 0:  # a text file taken for a video, a folder of non-images
             print(f"dicetable watch: not one frame could be read from {args.source}", file=sys.stderr)
             return 1
-        if self.settled == 0 and isinstance(source, ImageFolderSource) and source.repeat < 2:
-            # each photo was one frame: nothing can lie still for --still s (a silent exit puzzled)
-            print(f"dicetable watch: no throw settled in {self.frames} frames; each image of a folder is "
-                  f"one frame unless held, e.g. --hold 1", file=sys.stderr)
+        if self.settled == 0 and isinstance(source, ImageFolderSource):
+            _hint_hold(source, self.frames, self.detector.params)
         return 0
 
     def _fault(self, exc) -> int | None:

@@ -189,15 +189,19 @@ class Biscuit(Game):
     def _reign_doubles(self, dice: list[int], row: str, roller: str, lo: int) -> list[dict]:
         """2-2 .. 5-5 (and 3-3 under combined = both): the roller picks that many players."""
         s = self._state
-        events = [self._rolled(dice, "reign", f"{roller} picks {lo} players to drink 1"
-                               + (", then drinks 2 and stops being the Biscuit" if lo == 3 else ""), row)]
+        then = ", then drinks 2 and stops being the Biscuit" if lo == 3 else ""
         hand_out = self._rules["doubles"] == "hand_out"
-        if not hand_out and len(self._players) <= lo:
-            # (gap) fewer players than the number: every player drinks 1 (with exactly as many,
-            # picking all of them is the only choice, so no pick is asked for).
+        seated = len(self._players)
+        if not hand_out and seated <= lo:
+            # (gap) fewer players than the number: every player drinks 1; with exactly as many,
+            # picking all of them is the only choice, so no pick is asked for either.
+            why = (f"{row}: {lo} players to pick and {seated} at the table, everyone drinks" if seated == lo
+                   else f"{row}: fewer players than {lo}, everyone drinks")
+            events = [self._rolled(dice, "reign", f"everyone drinks 1 (no pick: {seated} players){then}", row)]
             for p in self._players:
-                events += self._drink(p, 1, f"{row}: fewer players than {lo}, everyone drinks", f"biscuit.{row}")
+                events += self._drink(p, 1, why, f"biscuit.{row}")
             return events + self._after_doubles(lo)
+        events = [self._rolled(dice, "reign", f"{roller} picks {lo} players to drink 1{then}", row)]
         s.update(phase="pick", pick={"for": "doubles", "count": lo, "repeats": hand_out})
         return events
 

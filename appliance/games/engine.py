@@ -34,11 +34,18 @@ _BRIEF.maxdict = 4
 
 
 def brief(value: Any) -> str:
-    """A short repr of ``value`` for a message (at most ~200 chars, "..." where cut); never raises."""
+    """``value`` for a message as the game log writes it, JSON (``null``, ``[true, 5]``, not
+    Python's ``None``, ``[True, 5]``), at most ~200 chars ("..." where cut); a lone text in quotes
+    ('Ann'), and a value JSON cannot write by a short repr. Never raises."""
     try:
-        text = _BRIEF.repr(value)
-    except Exception:  # a value whose own repr fails
-        return f"<{type(value).__name__}>"
+        if isinstance(value, str):
+            raise TypeError("a name or word reads best in quotes: 'Ann'")
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = _BRIEF.repr(value)
+        except Exception:  # a value whose own repr fails
+            return f"<{type(value).__name__}>"
     return text if len(text) <= 200 else text[:197] + "..."
 
 

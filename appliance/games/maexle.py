@@ -7,7 +7,8 @@ actions fit each game" puts them:
   Believing is implicit: the receiver's own ``announce`` (they rolled and peeked under the cup).
 - The receiver may instead ``reveal``; then the cup is lifted and the next action is the ``roll``
   the camera reads under it. With ``self_reveal`` the receiver rolls, shows their own dice and takes
-  1. With ``blind_pass`` the receiver passes the cup on unrolled and answers for the old
+  1; dice that beat the standing announcement (as an announcement would have to) cost nobody a
+  point, and the receiver opens a new round (``"beats": true`` in the ``revealed`` event). With ``blind_pass`` the receiver passes the cup on unrolled and answers for the old
   announcement.
 - After a Mäxle (RULES.md §1 "Mäxle announced") the receiver only ``accept``s without looking or
   ``reveal``s (``maexle = accept_or_reveal``; under ``announce = higher_or_equal`` too), or the cup
@@ -197,6 +198,11 @@ class Maexle(Game):
         if lift == "maexle":
             return events + self._immediate_maexle(by, holds)
         if lift == "self_reveal":
+            if self._may_follow(shown, announced):
+                # Decision (README "Rules decided beyond RULES.md"): the seed's self-reveal shows a
+                # lower roll; dice that beat the announcement cost nobody a point, the holder opens.
+                events[0]["revealed"]["beats"] = True
+                return events + self._open(lifter)
             why = f"{lifter} shows their own {said(shown)} instead of beating {said(announced)}"
             return events + self._charge(lifter, 1, why, "maexle.self_reveal") + self._next_round(lifter, by)
         # A reveal (seed: "Deckt er auf und der angegebene Wert stimmt, bekommt er einen Strafpunkt").

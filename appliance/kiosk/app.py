@@ -41,6 +41,11 @@ log = logging.getLogger(__name__)
 
 # The store's settings for the language button's choice, and the config's language when it was made.
 LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
+# The store's setting of the drink cap chosen in the menu, and the caps the button offers after "off".
+CAP_KEY = "drink_cap"
+DRINK_CAPS = (2, 4, 6, 8, 10, 15, 20)
+# The store's setting naming the ended game whose winner screen shows ("" when the table left it).
+OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
 IN_GAME = ("play", "correct", "sheet", "menu")
 
@@ -80,6 +85,8 @@ class App:
     rules: {game: {switch: value}} house rules from the config (RULES.md names).
     players: the seats to start the setup screen with.
     yacht_hint, maexle_odds: show the coach's hint line (config [coach]).
+    drink_cap: drinks per player and evening after which they are announced as water (config
+        [drinks] cap; 0 none); the menu's drink cap button changes it, kept in the store.
     config_language: the config's ``language``, saved with the language button's choice (see
         :func:`start_language`).
     clock: monotonic seconds (injectable for tests and the headless demo).
@@ -92,6 +99,7 @@ class App:
     players: list[str] = field(default_factory=list)
     yacht_hint: bool = False
     maexle_odds: bool = False
+    drink_cap: int = 0
     config_language: str = i18n.SOURCE_LANGUAGE
     clock: Callable[[], float] = time.monotonic
     banner_s: float = 2.8
@@ -154,15 +162,41 @@ class App:
             self._set_aside_unfinished()
             return False
         if found is None:
+            found = self._winner_screen_game()
+        if found is None:
             return False
         self.session, pending = found
+        self._cap(self.session)
         self.setup.game_kind = self.session.kind
         self.setup.seats = list(self.session.players)
-        self.screen = "over" if self.session.over else "play"
+        self.screen = "over" if self.session.over or self.session.ended else "play"
         for outcome in pending:
             self.took(outcome)
         self._expect()
         return True
+
+    def _winner_screen_game(self):
+        """The ended game whose winner screen was showing when the power went (``OVER_KEY``), as
+        ``Session.resume`` gives it, or None (the table had left it, or it does not replay)."""
+        try:
+            game_id = self.store.setting(OVER_KEY)
+            saved = self.store.game(int(game_id)) if game_id else None
+            return Session.resume(self.store, saved) if saved is not None and saved.ended else None
+        except (ValueError, TypeError) as exc:
+            log.error("the game of the winner screen does not come back: %s", exc)
+            return None
+
+    def _keep_winner_screen(self, on: bool) -> None:
+        """Remember (or forget) in the store that the winner screen of this game shows, so that a
+        restart comes back to it instead of the setup screen."""
+        if self.store is None:
+            return
+        value = str(self.session.game_id) if on and self.session is not None and self.session.game_id else ""
+        try:
+            if (self.store.setting(OVER_KEY) or "") != value:
+                self.store.save_settings({OVER_KEY: value})
+        except Exception:  # the game itself is saved; only the screen after a restart is at stake
+            log.exception("could not keep the winner screen")
 
     def _set_aside_unfinished(self) -> None:
         """The saved game that does not replay is said once, not at every start: the store ends it
@@ -193,6 +227,8 @@ class App:
         except ValueError as exc:
             self.say(_("Cannot start: {reason}").format(reason=exc))
             return False
+        self._keep_winner_screen(False)
+        self._cap(self.session)
         self.screen = "play"
         self.play.reset()
         self.focus = -1
@@ -360,14 +396,40 @@ class App:
             self.session.end()
             self._ended(self.session)
         self.screen = "over"
+        self._keep_winner_screen(True)
 
     def new_game(self) -> None:
         """Back to the setup for another game; this one's counts join the evening's."""
         if self.session is not None and not self.session.ended:
             self.session.end()
             self._ended(self.session)
+        self._keep_winner_screen(False)
         self.session = None
         self.screen = "setup"
+
+    def _cap(self, session: Session) -> None:
+        """Give ``session`` the drink cap and the evening's drinks before it (which count towards it)."""
+        if self.store is not None:
+            saved = self.store.setting(CAP_KEY)
+            if saved and saved.isdigit():
+                self.drink_cap = int(saved)
+            ended = self.store.evening()
+        else:
+            ended = counts_total(*(s.tally() for s in self._ended_sessions if s is not session))
+        session.drink_cap = self.drink_cap
+        session.drinks_before = {p: c.get("drinks", 0) for p, c in ended.items()}
+
+    def next_drink_cap(self) -> None:
+        """The menu's drink cap button: off, 2, 4, ... DRINK_CAPS, then off again; kept in the store."""
+        caps = (0, *DRINK_CAPS)
+        self.drink_cap = caps[(caps.index(self.drink_cap) + 1) % len(caps)] if self.drink_cap in caps else 0
+        if self.session is not None:
+            self.session.drink_cap = self.drink_cap
+        if self.store is not None:
+            try:
+                self.store.save_settings({CAP_KEY: str(self.drink_cap)})
+            except Exception:
+                log.exception("could not save the drink cap %s", self.drink_cap)
 
     def next_language(self) -> None:
         """The next language, kept in the store so that it outlives a restart (:func:`start_language`)."""
@@ -448,7 +510,8 @@ class App:
             self.last_seen = tuple(outcome.action["roll"])
         self.acted_at = self.clock()
         self.focus = -1
-        items = [] if quiet or self.session is None else announcements(self.session, outcome.events, self.drink_word)
+        items = [] if quiet or self.session is None else announcements(
+            self.session, self.session.with_water(outcome.events), self.drink_word)
         if self.hooks.announce and items:
             self.hooks.announce(items)
         if not items and self.session is not None:
@@ -458,8 +521,10 @@ class App:
         if self.session is not None and self.session.over:
             self._ended(self.session)
             self.screen = "over"
+            self._keep_winner_screen(True)
         elif self.session in self._ended_sessions:  # the deciding action was taken back: playing again
             self._ended_sessions.remove(self.session)
+            self._keep_winner_screen(False)
         self.tick()
 
     def _sound(self, name: str) -> None:

@@ -521,8 +521,12 @@ def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     side = min(area.height - t.px(20), (area.width - m * 4 * (len(dice) - 1)) // max(1, len(dice)))
     total = side * len(dice) + 4 * m * (len(dice) - 1)
     x = area.centerx - total // 2
+    focused = _focused_id(view)  # Tab's focus (Return turns that die): a ring of its own, outside
     for i, c in enumerate(dice):
         r = pygame.Rect(x, area.centery - side // 2, side, side)
+        if c.id == focused:
+            pygame.draw.rect(surface, th.TEXT, r.inflate(3 * m, 3 * m), width=max(2, t.px(3)),
+                             border_radius=side // 4)
         if i == view.dice_focus:
             pygame.draw.rect(surface, th.ACCENT, r.inflate(t.px(12), t.px(12)), width=max(2, t.px(4)),
                              border_radius=side // 5)

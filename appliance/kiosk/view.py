@@ -149,8 +149,8 @@ def sheet(s) -> View:
                 choices=[Choice("back", _("Back"), style="quiet")])
 
 
-def menu(s) -> View:
-    """The menu of session ``s`` (None: no game)."""
+def menu(s, drink_cap: int = 0) -> View:
+    """The menu of session ``s`` (None: no game); ``drink_cap`` the drink cap now (0: none)."""
     choices = []
     if s is not None and s.last_action and not s.over:
         choices.append(Choice("undo", _("Undo last action"), _describe(s.last_action, s.kind)))
@@ -158,6 +158,8 @@ def menu(s) -> View:
         choices.append(Choice("sheet", _("Score sheet")))
     choices.append(Choice("end", _("End this game"), _("counts stay for the evening"), "danger"))
     choices.append(Choice("lang", _language_name(), _("language")))
+    cap = _("Drink cap: {count}").format(count=drink_cap) if drink_cap else _("Drink cap: off")
+    choices.append(Choice("cap", cap, _("past it: water")))
     choices.append(Choice("back", _("Back to the game"), style="primary"))
     return View("menu", title=_("Menu"), prompt=game_name(s.kind) if s else "", choices=choices, columns=2)
 

@@ -270,14 +270,19 @@ class Table:
 
     def announce_drink(self, value: dict, walk) -> Announcement | None:
         """A drink; the same drink for the same reason to every player is one "Everyone" line."""
-        group = walk.run_of("drink", lambda d: (d.get("count"), d.get("why")))
+        group = walk.run_of("drink", lambda d: (d.get("count"), d.get("why"), d.get("water")))
         players = walk.players
+        # Past the drink cap (``Session.with_water``): announced as water, or the rest of it.
+        count, water = int(value["count"]), int(value.get("water") or 0)
+        if water and water < count:
+            return Announcement(drinks(value["player"], count - water, walk.drink_word), "drink",
+                                _("then {count} × water: past the drink cap").format(count=water))
+        unit = _("water") if water else walk.drink_word
+        detail = _("past the drink cap") if water else ""
         if len(players) > 1 and sorted(e["player"] for e in group) == sorted(players):
             walk.skip(len(group) - 1)
-            return Announcement(everyone_drinks(value["count"], walk.drink_word), "drink",
-                                self.everyone_why(value))
-        return Announcement(drinks(value["player"], value["count"], walk.drink_word), "drink",
-                            self.why(value, walk))
+            return Announcement(everyone_drinks(count, unit), "drink", detail or self.everyone_why(value))
+        return Announcement(drinks(value["player"], count, unit), "drink", detail or self.why(value, walk))
 
     def everyone_why(self, value: dict) -> str:
         """The detail line of a drink that goes to everyone."""

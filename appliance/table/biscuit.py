@@ -34,12 +34,13 @@ class BiscuitTable(Table):
         a duel throw)."""
         step, row, total = value.get("step"), value.get("row"), value.get("total")
         if step == "find" and total != 7:
-            return Announcement(_("{total}: no Biscuit yet").format(total=total), "info",
-                                dice_text(value.get("dice", ())))
+            return Announcement(_("{player} rolls {total}: no Biscuit yet").format(player=value.get("player"), total=total),
+                                "info", dice_text(value.get("dice", ())))
         if step == "duel":
             return Announcement(_("{player} rolls {total}").format(player=value.get("player"), total=total), "info")
         if step == "reign" and row in NOTHING_ROWS:
-            return Announcement(_("{row}: nothing happens").format(row=row), "info", _("The Biscuit rolls again"))
+            return Announcement(_("{player} rolls {row}: nothing happens").format(player=value.get("player"), row=row),
+                                "info", _("The Biscuit rolls again"))
         return None
 
     def announce_duel_tie(self, value: dict, walk) -> Announcement:

@@ -54,7 +54,11 @@ class MaexleTable(Table):
         shown, announced, by = maexle_value(value.get("value")), maexle_value(value.get("announced")), value.get("by")
         lift = value.get("lift")
         if lift == "self_reveal":
-            return Announcement(_("{player} shows {value}").format(player=value["player"], value=shown), "info")
+            shows = _("{player} shows {value}").format(player=value["player"], value=shown)
+            if value.get("beats"):
+                return Announcement(shows, "good", _("It beats {announced}: no point, a new round").format(
+                    announced=announced))
+            return Announcement(shows, "info")
         if lift == "maexle":
             if value.get("holds"):
                 return Announcement(_("A real Mäxle!"), "win", dice_text(value.get("dice", ())))

@@ -235,3 +235,14 @@ def test_config_error_is_a_value_error_and_the_exit_status_is_ex_config():
 def test_the_example_parses_as_plain_toml():
     # The installer copies it as the starting config: it must be valid TOML on its own.
     assert tomllib.loads(config.EXAMPLE_PATH.read_text(encoding="utf-8"))["camera"]["source"] == "picamera"
+
+
+def test_the_drink_cap_is_off_by_default_and_read_from_drinks_cap(tmp_path):
+    path = tmp_path / "config.toml"
+    assert config.defaults().drinks.cap == 0
+    path.write_text("[drinks]\ncap = 5\n")
+    assert config.load(path).drinks.cap == 5
+    path.write_text("[drinks]\ncap = -1\n")
+    with pytest.raises(config.ConfigError) as err:
+        config.load(path)
+    assert err.value.key == "drinks.cap"

@@ -98,3 +98,48 @@ def test_the_transcript_in_russian_says_the_house_rules_and_the_roll_sources_in_
     out = capsys.readouterr().out
     assert "(домашние правила limit = 3)" in out and "{'" not in out
     assert re.search(r"по источнику: камера \d+", out)
+
+
+def test_the_demo_plays_a_photo_folder_without_a_manifest(tmp_path, capsys, photos_dir):
+    """No labels: only the photos the reader reads are thrown, so no roll is left that nobody can
+    enter; the evening ends with status 0 (DESIGN.md)."""
+    folder = photos_dir / "nell-byler"
+    assert not (folder / "manifest.csv").exists()
+    assert main(["demo", "--headless", "--source", str(folder), "--games", "yacht", "--lang", "en",
+                 "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    assert "not checkable (no labels)" in out and "has no labels to enter" not in out
+
+
+def test_photos_without_a_manifest_keep_only_those_the_reader_reads(tmp_path, monkeypatch):
+    import cv2
+    import numpy as np
+
+    from vision import reader
+    from vision.reading import DiceReading, Die, unreadable
+    from vision.sources import photo_pools
+
+    for name in ("a.png", "b.png"):
+        cv2.imwrite(str(tmp_path / name), np.full((40, 40, 3), 90, np.uint8))
+    two = (Die(3, (5.0, 5.0), (1, 1, 8, 8)), Die(4, (20.0, 5.0), (16, 1, 8, 8)))
+    readings = iter([DiceReading("ok", two), unreadable("a die is unclear", two, "unsure")])
+    monkeypatch.setattr(reader, "read_dice", lambda img, **kw: next(readings))
+    pools = photo_pools(tmp_path, 0)
+    assert [p.path.name for p in pools[2]] == ["a.png"]
+
+
+def test_the_demo_window_fits_a_1024x768_display():
+    from appliance.demo import WINDOW, fit_window
+
+    w, h = fit_window(WINDOW, (1024, 768))
+    assert w <= 1024 and h <= 768 and abs(w / h - 16 / 9) < 0.01
+    assert fit_window(WINDOW, (1920, 1080)) == WINDOW and fit_window(WINDOW, None) == WINDOW
+
+
+def test_the_demo_window_without_a_size_opens_fitted_to_the_display(monkeypatch):
+    from appliance import demo
+
+    monkeypatch.setattr(demo, "display_size", lambda: (1024, 768))
+    seen = []
+    assert demo.play_window(None, seed=1, max_frames=1, steps=lambda k: seen.append(k.screen.get_size())) == 0
+    assert seen == [demo.fit_window(demo.WINDOW, (1024, 768))]

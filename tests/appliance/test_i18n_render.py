@@ -124,8 +124,8 @@ def tour_maexle(app: App, show) -> None:
             app.choose("self_reveal")
         elif need.kind == "decide":
             app.choose("reveal")
-        elif need.kind == "lift":
-            app.on_reading(reading((4, 2)))
+        elif need.kind == "lift":  # 31 shown against 31: lower than a beating roll, so it costs 1
+            app.on_reading(reading((3, 1)))
         else:
             raise AssertionError(f"unexpected {need}")
         show()

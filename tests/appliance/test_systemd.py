@@ -269,3 +269,12 @@ def test_uninstall_keeps_config_and_games_unless_purged_and_runs_twice(sandbox):
     log = run("uninstall.sh", "--purge")
     assert "userdel dicetable" in log
     assert not (root / "etc/dicetable").exists() and not (root / "var/lib/dicetable").exists()
+
+
+@pytest.mark.parametrize("script", ["install.sh", "uninstall.sh"])
+def test_help_prints_the_scripts_description_and_no_line_of_its_code(script):
+    result = subprocess.run(["bash", str(SYSTEMD / script), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Install" if script == "install.sh" else "Remove") and "--dry-run" in result.stdout
+    assert not any(word in result.stdout for word in ("set -euo", "pipefail", "ROOT=\"\""))

@@ -68,6 +68,22 @@ def test_bad_questions_get_a_message_and_status_2(capsys, default_cache, argv, m
     assert status == 2 and out == "" and message in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--roll", "5", "5", "2", "2", "1", "--declared", "yacht", "--used", "full_house,yacht"],
+         "--declared yacht is also in --used"),
+        (["--roll", "5", "5", "2", "2", "1", "--top", "-1"], "argument --top: must be 0 or more, got '-1'"),
+    ],
+)
+def test_contradictory_questions_are_refused_with_a_message_and_status_2(capsys, default_cache, argv, message):
+    try:
+        status, out, err = advise(capsys, "yacht", *argv)
+    except SystemExit as exc:  # argparse's own refusal of an option's value
+        status, (out, err) = exc.code, capsys.readouterr()
+    assert status == 2 and out == "" and message in err and "Traceback" not in err
+
+
 def test_maexle_odds_for_one_announcement_and_for_all(capsys):
     status, out, _ = advise(capsys, "maexle", "--announcement", "65", "--json")
     assert status == 0 and json.loads(out)["odds"] == [{"announcement": 65, "beat": 8, "at_least": 10, "exact": 2}]

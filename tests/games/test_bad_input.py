@@ -100,3 +100,11 @@ def test_a_restore_with_a_deeply_nested_state_raises_restore_error():
     data["state"] = nested(5000)
     with pytest.raises(RestoreError, match="differs"):
         restore(data)
+
+
+def test_refusals_quote_the_value_as_the_game_log_writes_it_not_as_python_does():
+    g = game("maexle", ["Ann", "Bo", "Cy"])
+    assert refused(g, {"announce": None}).startswith("null is not a Mäxle value")
+    play(g, {"announce": 54}, {"reveal": True})
+    reason = refused(g, {"roll": [True, 5]})
+    assert "got [true, 5]" in reason and "True" not in reason

@@ -209,6 +209,19 @@ def test_with_fewer_players_than_the_number_everyone_drinks():
     assert g.drinks == {"Ann": 1, "Bo": 1, "Cy": 3} and g.biscuit is None
 
 
+def test_with_exactly_as_many_players_as_the_number_nobody_is_said_to_pick_or_to_be_too_few():
+    g = crowned(["Ann", "Bo", "Cy"])
+    ev = play(g, {"roll": [3, 3]})
+    rolled = of(ev, "rolled")[0]
+    assert "picks" not in rolled["effect"] and rolled["effect"].startswith("everyone drinks 1 (no pick: 3 players)")
+    whys = {d["why"] for d in of(ev, "drink") if d["count"] == 1}
+    assert whys == {"3-3: 3 players to pick and 3 at the table, everyone drinks"}
+    g = crowned(["Ann", "Bo", "Cy"])
+    ev = play(g, {"roll": [4, 4]})  # 4 of 3: fewer players than the number
+    assert "picks" not in of(ev, "rolled")[0]["effect"]
+    assert {d["why"] for d in of(ev, "drink")} == {"4-4: fewer players than 4, everyone drinks"}
+
+
 def test_hand_out_gives_n_drinks_to_anyone_repeats_allowed():
     g = crowned(doubles="hand_out")
     play(g, {"roll": [4, 4]})

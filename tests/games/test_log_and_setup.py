@@ -26,7 +26,7 @@ MAEXLE_LOG = [
     [
         (None, "JSON object"),
         ({"game": "poker", "players": ["Ann", "Bo"]}, "poker"),
-        ({"players": ["Ann", "Bo"]}, "game = None"),
+        ({"players": ["Ann", "Bo"]}, "game = null"),
         ({"game": "maexle", "players": ["Ann"]}, "2-20 players"),
         ({"game": "maexle", "players": "Ann, Bo"}, "players"),
         ({"game": "maexle", "players": ["Ann", ""]}, "players"),

@@ -166,6 +166,18 @@ def test_self_reveal_costs_one_and_the_self_revealer_opens():
     assert g.expects["player"] == "Cy" and g.expects["expects"] == "announce"
 
 
+def test_a_self_reveal_whose_dice_beat_the_announcement_costs_nobody_a_point():
+    g = game("maexle", P3)
+    play(g, {"announce": 54}, {"self_reveal": True})
+    ev = play(g, {"roll": [6, 6]})
+    assert of(ev, "revealed")[0]["beats"] is True
+    assert of(ev, "penalty") == [] and g.penalties == {p: 0 for p in P3}
+    assert g.expects["player"] == "Cy" and g.expects["expects"] == "announce"
+    g = game("maexle", P3, announce="higher_or_equal")  # equal is enough when an equal announcement is
+    play(g, {"announce": 54}, {"self_reveal": True})
+    assert of(play(g, {"roll": [5, 4]}), "penalty") == []
+
+
 def test_self_reveal_switch_off_and_not_after_a_maexle():
     g = game("maexle", P3, self_reveal="off")
     play(g, {"announce": 65})

@@ -119,3 +119,19 @@ def test_watch_a_folder_of_photos_without_hold_says_how_to_hold_them(tmp_path, c
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "no throw settled in 2 frames" in captured.err and "--hold 1" in captured.err
+
+
+def test_watch_a_folder_held_shorter_than_the_settle_time_says_how_to_hold_them(tmp_path, capsys):
+    for i, values in enumerate([(2, 6), (1, 1)]):
+        img, _ = render_still(values, seed=40 + i, look=TableLook())
+        cv2.imwrite(str(tmp_path / f"throw_{i}.png"), img)
+    assert main(["watch", str(tmp_path), "--dice", "2", "--hold", "0.4"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "held 0.4 s, shorter than the settle time" in captured.err and "--hold 1" in captured.err
+
+
+def test_watch_an_empty_source_is_refused_instead_of_reading_the_current_folder(capsys):
+    assert main(["watch", ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "SOURCE is empty" in captured.err

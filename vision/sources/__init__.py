@@ -57,11 +57,14 @@ def open_source(spec: str | int | Path, *, size: tuple[int, int] = (640, 480), f
     a device number (int or digits): that OpenCV device; "synthetic": a synthetic table of ``size``
     that throws ``dice`` dice ``throws`` times by itself (seeded), with a nudge and a hand now and
     then; a folder: its images at ``fps``, each held ``hold_s`` s; a file: a video.
-    Raises CameraMissing when the file or folder does not exist; live cameras report faults on read.
+    Raises CameraMissing when the file or folder does not exist or SOURCE is empty; live cameras
+    report faults on read.
     """
     if isinstance(spec, int) and not isinstance(spec, bool):
         spec = str(spec)
     spec = str(spec)
+    if not spec.strip():  # Path("") is the current folder: an empty SOURCE read whatever lay there
+        raise CameraMissing("SOURCE is empty: give picamera, a device number, synthetic, a folder or a video file")
     if spec == "picamera":
         return LiveCamera(lambda: PiCamera2Device(size, fps, timeout=timeout, exposure_us=exposure_us),
                           name="picamera", order=PiCamera2Device.order, timeout=timeout)

@@ -7,6 +7,18 @@ import numpy as np
 from vision.frames import CameraError, CameraMissing
 
 
+def quiet_opencv() -> None:
+    """Keep OpenCV's own ``[ WARN ] ... cap_v4l`` lines off stderr (the service's journal): each
+    camera retry printed them again, and ``LiveCamera`` already logs the fault once in its own
+    words. OpenCV's errors still print."""
+    import cv2
+
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except AttributeError:  # an OpenCV build without the logging module: nothing to quiet
+        pass
+
+
 class OpenCVDevice:
     """A camera by device number through OpenCV (a USB webcam: /dev/video<N>).
 
@@ -19,6 +31,7 @@ class OpenCVDevice:
     def __init__(self, index: int, size: tuple[int, int] = (640, 480), fps: float = 30.0):
         import cv2
 
+        quiet_opencv()
         self.index = index
         self._cap = cv2.VideoCapture(index)
         if not self._cap.isOpened():

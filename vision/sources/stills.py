@@ -68,7 +68,7 @@ def photo_pools(folder: Path, seed: int, counts=(2, 5)) -> dict[int, list[Photo]
     number of dice and labels; rows marked excluded are left out, and when the manifest marks
     ``table_like`` photos (the appliance's own situation: a tray, at most 5 dice, none touching),
     only those are used. Without a manifest, every image in the folder (recursively) is read once
-    by the dice reader to count its dice; no labels then. A pool may be empty: the caller says which
+    by the dice reader to count its dice, and only those it reads are kept; no labels then. A pool may be empty: the caller says which
     counts it needs. Raises NotADirectoryError when ``folder`` is not a folder.
     """
     folder = Path(folder)
@@ -108,6 +108,7 @@ def _by_counting(folder: Path, pools: dict[int, list[Photo]]) -> None:
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if img is None:
             continue
-        n = len(read_dice(img).dice)
-        if n in pools:
+        reading = read_dice(img)
+        n = len(reading.dice)
+        if reading.ok and n in pools:  # a photo the reader cannot read would have no labels to fix it
             pools[n].append(Photo(path, n, None))

@@ -16,7 +16,7 @@ class SheetScreen(Dialog):
 
 
 class MenuScreen(Dialog):
-    """Undo, the score sheet, end the game, the language."""
+    """Undo, the score sheet, end the game, the language, the drink cap."""
 
     name = "menu"
 
@@ -24,10 +24,11 @@ class MenuScreen(Dialog):
     def handlers(self):
         app = self.app
         return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
-                "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language()}
+                "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language(),
+                "cap": lambda _arg: app.next_drink_cap()}
 
     def view(self):
-        return view.menu(self.app.session)
+        return view.menu(self.app.session, self.app.drink_cap)
 
 
 class OverScreen(Screen):

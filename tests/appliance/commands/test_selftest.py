@@ -120,7 +120,7 @@ def test_saved_games_are_counted_and_a_damaged_file_is_reported_not_touched(conf
     assert code == 0 and "1 saved games" in parts["state"][1]
     (conf.state / FILENAME).write_text("not a database")
     code, parts = selftest(capsys, "--config", str(path), "--only", "state")
-    assert code == 0 and "move it aside" in parts["state"][1]
+    assert code == 0 and parts["state"][0] == "warn" and "move it aside" in parts["state"][1]
     assert (conf.state / FILENAME).read_text() == "not a database"
     assert sorted(p.name for p in conf.state.iterdir()) == [FILENAME]  # nothing left behind
 
@@ -150,3 +150,21 @@ def test_the_help_names_the_two_commands_to_run_apart(capsys):
     with pytest.raises(SystemExit):
         main(["kiosk", "--help"])
     assert "``" not in capsys.readouterr().out
+
+
+def test_a_pi_camera_without_picamera2_installed_fails_at_once(conf, capsys, monkeypatch):
+    import importlib.util
+    import time
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "picamera2" else real(name, *a))
+    started = time.monotonic()
+    code, parts = selftest(capsys, "--config", str(conf(camera='"picamera"')), "--only", "camera")
+    assert time.monotonic() - started < 2.0  # not the full --camera-timeout of 8 s
+    assert code == 1 and parts["camera"][0] == "FAIL" and "picamera2 is not installed" in parts["camera"][1]
+
+
+def test_an_unreadable_saved_games_file_is_a_warning_not_ok(conf, capsys):
+    (conf.state / FILENAME).write_text("not a database")
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
+    assert code == 0 and parts["state"][0] == "warn" and "move it aside and start fresh" in parts["state"][1]

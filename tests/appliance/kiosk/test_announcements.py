@@ -159,3 +159,72 @@ def test_after_an_announced_maexle_the_receiver_is_asked_accept_or_reveal_with_t
     assert view.prompt == "Cy says Mäxle: accept or reveal?"
     assert [c.id for c in view.choices] == ["reveal", "accept"]
     assert view.hint == "Odds: a roll is a real Mäxle 2 times in 36 (6%)" and "beats" not in view.hint
+
+
+def test_a_self_reveal_that_beats_the_announcement_is_announced_as_no_point_and_a_new_round():
+    t = Table("maexle", ["Ann", "Bo", "Cy"])
+    t.choose("announce:54")
+    t.app.act({"self_reveal": True})
+    said = t.roll(6, 6)
+    assert said == [("Cy shows 66", "It beats 54: no point, a new round")]
+
+
+def test_a_biscuit_roll_that_changes_nothing_names_who_threw_it():
+    """The header already names the next roller: the banner says whose roll it was."""
+    t = Table("biscuit", ["Ann", "Bo", "Cy"])
+    assert t.roll(2, 3) == [("Ann rolls 5: no Biscuit yet", "3 2")]
+    t.roll(3, 4)  # Bo is the Biscuit
+    assert t.roll(1, 4)[0] == ("Bo rolls 1-4: nothing happens", "The Biscuit rolls again")
+
+
+# ------------------------------------------------------------------------------------- drink cap
+
+def capped_biscuit(cap: int) -> Table:
+    t = Table("biscuit", ["Ann", "Bo", "Cy"])
+    t.app.drink_cap = cap
+    t.app._cap(t.session)
+    t.roll(3, 4)  # Ann is the Biscuit
+    return t
+
+
+def test_drinks_past_the_cap_are_announced_as_water_and_the_counts_keep_both():
+    t = capped_biscuit(2)
+    assert t.roll(4, 6) == [("Ann takes 1 sip", "4-6: the Biscuit drinks")]
+    t.roll(4, 6)
+    assert t.roll(4, 6) == [("Ann: 1 × water", "past the drink cap")]
+    assert t.app.evening()["Ann"] == {"drinks": 3, "penalties": 0, "water": 1}
+
+
+def test_a_drink_that_crosses_the_cap_is_split_into_drinks_and_water():
+    t = capped_biscuit(3)
+    t.roll(4, 6)  # Ann: 1
+    said = t.roll(3, 3)  # 3 players: everyone drinks 1 (Ann: 2), then Ann drinks 2 and steps down
+    assert ("Ann takes 1 sip", "then 1 × water: past the drink cap") in said
+    assert t.app.evening()["Ann"] == {"drinks": 4, "penalties": 0, "water": 1}
+    assert "water" not in t.app.evening()["Bo"] or t.app.evening()["Bo"]["water"] == 0
+
+
+def test_there_is_no_drink_cap_by_default():
+    from appliance import config
+
+    assert config.defaults().drinks.cap == 0
+    t = Table("biscuit", ["Ann", "Bo", "Cy"])
+    t.roll(3, 4)
+    for _ in range(30):
+        said = t.roll(4, 6)
+    assert said == [("Ann takes 1 sip", "4-6: the Biscuit drinks")]
+
+
+def test_the_menu_sets_the_drink_cap_and_the_store_keeps_it(tmp_path):
+    from appliance.store import Store
+
+    app = App(store=Store.open(tmp_path), players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    app.choose("menu")
+    assert [c.label for c in app.view().choices if c.id == "cap"] == ["Drink cap: off"]
+    app.choose("cap")
+    assert app.drink_cap == 2 and app.session.drink_cap == 2
+    assert [c.label for c in app.view().choices if c.id == "cap"] == ["Drink cap: 2"]
+    again = App(store=Store.open(tmp_path), players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    assert again.resume() and again.session.drink_cap == 2

@@ -288,3 +288,25 @@ def test_eight_long_cyrillic_names_on_the_score_sheet_each_show_their_start_insi
         lines, rect, box = shown[name]
         assert rect.left >= box.left - 2 and rect.right <= box.right + 2, (name, rect, box)
         assert " ".join(lines).startswith(name[:5]), (name, lines)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_tab_focus_on_a_die_of_the_hand_entry_is_drawn(pg, size):
+    """Tab moves the keyboard focus onto the dice too, and Return turns the focused die: the focus
+    must show, as a ring of its own around that die."""
+    from appliance.inputs import Command
+    from appliance.kiosk.theme import TEXT
+
+    app = state("hand")
+    app.handle(Command("move", 1, source="key"))  # Tab
+    app.handle(Command("move", 1, source="key"))  # Tab again: the second die
+    view = app.view()
+    surface = pygame.Surface(size)
+    theme = Theme(*size)
+    rects = dict((cid, rect) for rect, cid in draw(surface, view, theme, CameraFeed()))
+    die = rects["die:1"]
+    ring = die.inflate(3 * theme.gap, 3 * theme.gap)
+    band = [surface.get_at((x, ring.top + 1))[:3] for x in range(ring.centerx - 5, ring.centerx + 5)]
+    assert all(tuple(c) == TEXT for c in band)
+    other = rects["die:0"].inflate(3 * theme.gap, 3 * theme.gap)
+    assert tuple(surface.get_at((other.centerx, other.top + 1))[:3]) != TEXT

@@ -93,7 +93,36 @@ def test_a_saved_game_that_cannot_be_continued_is_said_once_and_set_aside_with_i
     assert again.start_game()
     again.choose("menu")
     again.choose("end")
-    third = kiosk(tmp_path)
-    assert not third.resume() and third.message == ""
+    third = kiosk(tmp_path)  # back on the ended Yacht game's closing screen, not the broken game
+    assert third.resume() and third.message == "" and third.screen == "over" and third.session.kind == "yacht"
     # ... and its log is still in the file, for a look by hand.
     assert third.store.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = 1").fetchone() == (1,)
+
+
+def _maexle_to_the_winner_screen(app: App) -> None:
+    app.setup.game_kind, app.setup.seats = "maexle", ["Ann", "Bo"]
+    app.rules = {"maexle": {"limit": 1}}
+    assert app.start_game()
+    app.choose("announce:54")
+    app.choose("reveal")
+    app.on_reading(reading(6, 3))  # 63 holds 54: Bo takes the point, out at 1: Ann wins
+    seen(app)
+    assert app.screen == "over" and app.session.over
+
+
+def test_a_restart_on_the_winner_screen_comes_back_to_the_winner_screen(tmp_path):
+    app = kiosk(tmp_path)
+    _maexle_to_the_winner_screen(app)
+    again = kiosk(tmp_path)
+    assert again.resume()
+    assert again.screen == "over" and again.session.over and again.session.ended
+    assert again.session.game.expects.get("winner") == ["Ann"]
+    assert again.evening() == app.evening()  # the totals are the ones the winner screen showed
+
+
+def test_a_restart_after_leaving_the_winner_screen_comes_back_on_the_setup_screen(tmp_path):
+    app = kiosk(tmp_path)
+    _maexle_to_the_winner_screen(app)
+    app.new_game()
+    again = kiosk(tmp_path)
+    assert not again.resume() and again.screen == "setup"

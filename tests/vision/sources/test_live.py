@@ -261,3 +261,14 @@ def test_a_camera_freezing_mid_throw_never_becomes_a_roll():
                 continue
             assert det.update(f.image, f.t, f.index).settled is None
     assert table.truth.moving
+
+
+def test_a_missing_usb_camera_leaves_no_opencv_warn_lines_on_stderr(capfd):
+    """Each retry of a missing /dev/videoN printed OpenCV's own [ WARN ] cap_v4l lines to the journal."""
+    from vision.sources import OpenCVDevice
+
+    for _ in range(2):  # a retry too
+        with pytest.raises(CameraMissing):
+            OpenCVDevice(97)
+    err = capfd.readouterr().err
+    assert "[ WARN" not in err and "cap_v4l" not in err

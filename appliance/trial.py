@@ -1,0 +1,188 @@
+"""The camera-less trial mode (``[camera] source = "synthetic"``): a simulated table that plays the
+dice for the players, for as long as the kiosk runs.
+
+The table waits for the game: it throws only when the game waits for a throw, and then the number of
+dice the game expects (2 for Mäxle and Biscuit, 5 or the rerolled dice for Yacht). With the Mäxle cup
+it puts the cup down with fresh dice when a round opens, shakes afresh when a receiver believes and
+announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
+cup are told on screen as a peek. Nothing happens on the setup screen, in the menu or on a dialog.
+A throw the camera does not take (misread, unreadable) is thrown again after a while. It never ends.
+
+Two halves, one per thread: :class:`TrialSource` is the camera pipeline's frame source (it acts on
+its orders in the pipeline's stepping thread, on the synthetic table's virtual time, after a short
+pause so that the players see what is coming); :class:`TrialTable` watches the kiosk from the UI
+thread once a frame (:meth:`TrialTable.tick`) and gives the source its orders through
+``CameraPipeline.call``. The demo window uses it too, Space doing the next thing at once.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from appliance.i18n import _
+from appliance.table import find_table
+from appliance.table.base import dice_text
+
+PAUSE_S = 1.2   # virtual seconds between the game's wait and the table's throw
+RETRY_S = 6.0   # virtual seconds a still throw may lie untaken before it is thrown again
+
+
+@dataclass(frozen=True)
+class Order:
+    """What the simulated table is to do: "throw" (``values`` in the open), "cover" (the Mäxle cup
+    down over ``values``), "lift" (the cup off; without a cup, ``values`` are thrown) or "wait"."""
+
+    kind: str
+    values: tuple[int, ...] = ()
+
+
+class TrialSource:
+    """A frame source (``read``, ``close``) over a ``vision.synth.SyntheticTable`` that never ends
+    and acts on :meth:`order` when the scene is still and ``pause_s`` virtual seconds have passed."""
+
+    def __init__(self, table, *, pause_s: float = PAUSE_S, retry_s: float = RETRY_S) -> None:
+        self.table = table
+        self.pause_s, self.retry_s = pause_s, retry_s
+        self.current = Order("wait")
+        self._due = 0.0         # virtual s from which the order may be carried out
+        self._done = True       # the current order was carried out
+        self._retry_at = float("inf")
+        self.actions: list[Order] = []  # what the table did, oldest first (for tests and the log)
+
+    @property
+    def truth(self):
+        """What the latest frame showed (``vision.synth.Truth``)."""
+        return self.table.truth
+
+    def order(self, order: Order, *, now: bool = False) -> None:
+        """A new order, carried out after the pause (``now``: at the next still frame)."""
+        self.current = order
+        self._done = order.kind == "wait"
+        self._due = self.table.t + (0.0 if now else self.pause_s)
+        self._retry_at = float("inf")
+
+    def hurry(self) -> None:
+        """Carry out the current order at the next still frame (the demo window's Space)."""
+        self._due = min(self._due, self.table.t)
+        if self._done and self.current.kind == "throw":
+            self._done = False
+
+    def read(self):
+        """The next frame, after acting on the order if it is due."""
+        self._act()
+        return self.table.read()
+
+    def _act(self) -> None:
+        table, order = self.table, self.current
+        if table.frames_until_still() > 0:
+            return
+        if not self._done and table.t >= self._due:
+            self._carry_out(order)
+            self._done = True
+            self._retry_at = table.still_at + self.retry_s if order.kind == "throw" else float("inf")
+        elif self._done and table.t >= self._retry_at:  # the camera did not take it: throw again
+            self._carry_out(order)
+            self._retry_at = table.still_at + self.retry_s
+
+    def _carry_out(self, order: Order) -> None:
+        table = self.table
+        if order.kind == "cover":
+            table.cover(list(order.values))
+        elif order.kind == "lift" and table.cup_down:
+            table.lift()
+        elif order.kind in ("throw", "lift"):
+            table.throw(list(order.values))
+        self.actions.append(order)
+
+    def close(self) -> None:
+        """Stops the source; later reads raise SourceClosed."""
+        self.table.close()
+
+
+class TrialTable:
+    """The simulated table's player side: watches the kiosk's ``App`` and orders the source.
+
+    app: the kiosk core. post: how an order reaches the source (``CameraPipeline.call`` wrapped, or
+    a direct call in tests): ``post(fn)`` runs ``fn(source)`` in the stepping thread. seed: the dice
+    thrown (None: a fresh random table).
+    """
+
+    def __init__(self, app, post: Callable[[Callable], None], *, seed: int | None = None) -> None:
+        self.app = app
+        self.post = post
+        self.rng = random.Random(seed)
+        self._key: tuple | None = None       # the wait last seen (None: not playing)
+        self._handled: tuple | None = None   # the last (game, action time) ordered for
+        self._last_kind = ""
+        self._believer: tuple[int, ...] = ()  # what the Mäxle receiver would shake if they believe
+        self._under_cup: tuple[int, ...] = ()
+
+    def _dice(self, n: int) -> tuple[int, ...]:
+        return tuple(self.rng.randint(1, 6) for _ in range(n))
+
+    def tick(self) -> None:
+        """Once a frame from the UI thread: a new order when the game's wait changed."""
+        app, s = self.app, self.app.session
+        playing = s is not None and app.screen == "play" and not s.over
+        key = (id(s), app.acted_at) if playing else None
+        if key == self._key:
+            return
+        self._key = key
+        if not playing:
+            order = Order("wait")
+        else:
+            fresh = key != self._handled  # not merely back from the menu or a dialog
+            self._handled = key
+            order = self._order(s, fresh)
+        if order is not None:
+            self.post(lambda src, o=order: src.order(o))
+
+    def now(self) -> None:
+        """Do the next thing at once (the demo window's Space)."""
+        self.post(lambda src: src.hurry())
+
+    def _order(self, s, fresh: bool) -> Order | None:
+        """The order for the game's wait now; None keeps the table as it is (the Mäxle cup stays down
+        while the receiver decides, and after a return from the menu). ``fresh``: the game took an
+        action since the last order."""
+        need, last, self._last_kind = s.need, self._last_kind, s.need.kind
+        if not find_table(s.kind).cup:
+            if need.kind in ("roll", "reroll") and need.dice:
+                return Order("throw", self._dice(need.dice))
+            return Order("wait")
+        if need.kind == "lift":
+            values = self._believer if need.step == "self_reveal" else self._under_cup
+            return Order("lift", values or self._dice(2))
+        if not fresh:
+            return None
+        if need.kind == "announce":
+            return self._shake()
+        if need.kind != "decide":
+            return None
+        order = None
+        if last == "decide" and self._believer:  # the last receiver believed, shook and announced
+            self._under_cup = self._believer
+            order = Order("cover", self._under_cup)
+        elif not self._under_cup:  # a game resumed while a receiver decides
+            self._under_cup = self._dice(2)
+            order = Order("cover", self._under_cup)
+        self._believer = self._dice(2)
+        self.app.say(_("If you believe it and shake: {dice} (only you peek)")
+                     .format(dice=dice_text(self._believer)), seconds=5)
+        return order
+
+    def _shake(self) -> Order:
+        """A round opens: the holder shakes the cup and peeks."""
+        self._under_cup = self._dice(2)
+        self._believer = ()
+        self.app.say(_("Under the cup: {dice} (only you peek)").format(dice=dice_text(self._under_cup)), seconds=5)
+        return Order("cover", self._under_cup)
+
+
+def trial_source(size: tuple[int, int], fps: float, seed: int | None = None, **kw) -> TrialSource:
+    """The trial mode's frame source: a synthetic table of ``size`` at ``fps``, waiting for orders."""
+    from vision.synth import SyntheticTable, TableLook
+
+    return TrialSource(SyntheticTable(5, seed=seed or 0, fps=fps, look=TableLook(size=size), throw_s=0.8), **kw)

@@ -1,0 +1,137 @@
+"""The camera-less trial mode ([camera] source = "synthetic"): a simulated table that throws the dice
+the game expects, only when the table waits for a throw, and never runs out. The real settle
+detector and dice reader read its frames; time is the synthetic table's virtual time."""
+
+from __future__ import annotations
+
+from appliance.inputs import Command, CommandQueue
+from appliance.kiosk.app import App, Hooks
+from appliance.kiosk.camera import CameraPipeline
+from appliance.trial import TrialSource, TrialTable, trial_source
+from vision.reader import read_dice
+from vision.settle import SettleDetector
+
+FPS = 15.0
+
+
+class Trial:
+    """The kiosk core on the trial table, stepped in one thread: ``frames(n)`` steps the camera and
+    the app n frames (the table ticks once a frame, as the kiosk's frame hook does)."""
+
+    def __init__(self, kind: str, players: list[str], rules: dict | None = None) -> None:
+        self.commands = CommandQueue()
+        self.source: TrialSource = trial_source((640, 480), FPS, seed=3)
+        self.pipeline = CameraPipeline(self.source, SettleDetector(read_dice),
+                                       lambda r: self.commands.put(Command("settled", r, source="camera")))
+        self.app = App(rules={kind: rules or {}},
+                       hooks=Hooks(expect=self.pipeline.expect, reread=self.pipeline.reread))
+        self.table = TrialTable(self.app, self.pipeline.call, seed=5)
+        self.app.setup.game_kind, self.app.setup.seats = kind, list(players)
+        assert self.app.start_game()
+
+    def frames(self, n: int) -> None:
+        for _ in range(n):
+            self.table.tick()
+            self.pipeline.step()
+            for cmd in self.commands.drain():
+                self.app.handle(cmd)
+
+    def until(self, done, seconds: float = 20.0) -> None:
+        for _ in range(int(seconds * FPS)):
+            if done():
+                return
+            self.frames(1)
+        raise AssertionError(f"not within {seconds} s: need {self.app.session.need}")
+
+    def rolls(self) -> list[list[int]]:
+        return [a["roll"] for a, _e in self.app.session._in_effect if "roll" in a]
+
+
+def test_the_trial_table_throws_five_dice_for_yacht_and_waits_for_the_declaration():
+    t = Trial("yacht", ["Ann", "Bo"])
+    t.until(lambda: t.app.session.need.kind == "declare", seconds=60)
+    rolls = t.rolls()
+    assert rolls and all(len(r) == 5 for r in rolls)
+    thrown = len(t.source.actions)
+    t.frames(int(10 * FPS))  # nobody declares: the table throws nothing
+    assert len(t.source.actions) == thrown
+    assert t.app.session.need.kind == "declare"
+
+
+def test_the_trial_table_never_runs_out_of_throws():
+    t = Trial("biscuit", ["Ann", "Bo", "Cy"])
+    t.until(lambda: len(t.rolls()) >= 12, seconds=120)
+    assert not t.pipeline.ended
+
+
+def test_the_trial_table_keeps_the_maexle_cup_down_until_the_reveal():
+    t = Trial("maexle", ["Ann", "Bo"])
+    t.frames(int(4 * FPS))
+    assert [o.kind for o in t.source.actions] == ["cover"]
+    assert t.source.table.cup_down and t.rolls() == []
+    under = t.source.actions[0].values
+    t.app.act({"announce": 21})
+    t.frames(int(6 * FPS))  # Bo decides: the cup stays down, nothing is thrown
+    assert [o.kind for o in t.source.actions] == ["cover"] and t.source.table.cup_down
+    t.app.act({"reveal": True})
+    t.until(lambda: t.rolls())
+    assert sorted(t.rolls()[0]) == sorted(under)
+
+
+def test_the_trial_table_shakes_afresh_for_a_receiver_who_believes():
+    t = Trial("maexle", ["Ann", "Bo", "Cy"])
+    t.frames(int(3 * FPS))
+    t.app.act({"announce": 31})
+    t.frames(2)
+    peeked = t.table._believer
+    t.app.act({"announce": 32})  # Bo believed, shook and announced
+    t.frames(int(3 * FPS))
+    assert t.source.actions[-1].kind == "cover" and t.source.actions[-1].values == peeked
+    t.app.act({"reveal": True})
+    t.until(lambda: t.rolls())
+    assert sorted(t.rolls()[0]) == sorted(peeked)
+
+
+def test_the_trial_table_throws_nothing_while_the_menu_is_open():
+    t = Trial("biscuit", ["Ann", "Bo", "Cy"])
+    t.app.screen = "menu"
+    t.frames(int(6 * FPS))
+    assert t.source.actions == [] and t.rolls() == []
+    t.app.screen = "play"
+    t.until(lambda: t.rolls())
+
+
+def test_the_kiosk_plays_the_trial_table_when_the_config_says_synthetic(tmp_path):
+    from appliance import config
+    from appliance.commands.kiosk import Appliance
+    from appliance.service import Service
+
+    cfg_file = tmp_path / "config.toml"
+    cfg_file.write_text(f'state_dir = "{tmp_path}"\n[camera]\nsource = "synthetic"\nsize = [320, 240]\n')
+    appliance = Appliance(config.load(cfg_file), Service())
+    app = App()
+    pipeline, worker = appliance._camera(CommandQueue(), app)
+    try:
+        assert isinstance(pipeline.source, TrialSource)
+        assert isinstance(Appliance._trial(app, pipeline), TrialTable)
+    finally:
+        worker.stop()
+
+
+def test_an_announcement_before_the_cup_is_down_still_ends_in_dice_at_the_reveal():
+    """The demo window got stuck at "Lift the cup!" with no dice when the holder announced before
+    shaking: the lift now shows the dice the table shook, cup or no cup."""
+    t = Trial("maexle", ["Ann", "Bo"])
+    t.app.act({"announce": 43})  # before a single frame: the cup is not down yet
+    t.app.act({"reveal": True})
+    t.until(lambda: t.rolls())
+    assert len(t.rolls()[0]) == 2
+
+
+def test_the_demo_window_plays_on_the_trial_table():
+    from appliance.demo import play_window
+
+    seen = []
+    assert play_window((800, 480), seed=1, max_frames=2, steps=lambda k: seen.append(k.pipeline.source)) == 0
+    assert all(isinstance(s, TrialSource) for s in seen) and seen
+
