@@ -36,3 +36,13 @@ def photos_dir() -> Path:
     if not (PHOTOS / "manifest.csv").is_file():
         pytest.skip(f"real dice photos not found at {PHOTOS} (they live beside the repository in ../shared)")
     return PHOTOS
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say what the expected failures are, so a newcomer does not take them for broken tests."""
+    xfailed = terminalreporter.stats.get("xfailed", [])
+    if xfailed:
+        terminalreporter.write_line(
+            f"{len(xfailed)} xfailed: targets the dice reader does not reach yet, each with its measured "
+            "figure (see vision/models/README.md); not failures. A figure below what the shipped models "
+            "reach fails.")
