@@ -124,15 +124,49 @@ def parse(argv) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _finder(args, items, log):
+    """The die finder: trained on ``items`` and exported to ``args.out``, or ``--finder``'s copied."""
+    from vision.finder import DieFinder
+    from vision.train import finder_fit
+
+    if args.finder:
+        if args.finder.resolve() != (args.out / "finder.onnx").resolve():
+            shutil.copyfile(args.finder, args.out / "finder.onnx")
+        log(f"finder from {args.finder}")
+    else:
+        net = finder_fit.train(items, epochs=args.finder_epochs, per_epoch=args.views, seed=args.seed,
+                               weights=_source_weights(items, args.synthetic_share), log=log)
+        finder_fit.export(net, args.out / "finder.onnx")
+    return DieFinder(args.out / "finder.onnx")
+
+
+def _train_face(args, finder, items, log, report):
+    """The face reader (torch), trained on crops around the labelled dice of ``items`` and around
+    the finder's finds there."""
+    from vision.train import face_data, face_fit, mine
+
+    found, found_scores, counts = mine.found_specs(finder, items)
+    log(f"finder on its training images: {counts['found']} of {counts['dice']} dice found, {counts['false']} false finds")
+    report["finder_on_training"] = counts
+    rng = np.random.default_rng([args.seed, 7])
+    labelled = face_data.label_specs(items, rng, negatives=0.5)
+    specs = labelled + found
+    # The finder's false alarms are drawn the more often the stronger they were: those are the
+    # ones the face reader must refuse.
+    hardness = [1.0] * len(labelled) + [1.0 + HARDNESS * sc if c == 0 else 1.0 for (*_, c, _), sc in zip(found, found_scores)]
+    log(f"{len(specs)} face crops to draw from, classes {np.bincount([s[4] for s in specs]).tolist()}")
+    weights = _face_weights(items, specs, args.synthetic_share, np.array(hardness))
+    return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed, log=log)
+
+
 def main(argv: list[str] | None = None) -> int:
     import cv2
     import torch
 
     from vision import evaluate
     from vision.faces import FaceReader
-    from vision.finder import DieFinder
     from vision.reader import Models, read_dice
-    from vision.train import face_data, face_fit, finder_fit, mine, scenes, thresholds
+    from vision.train import face_data, face_fit, mine, scenes, thresholds
     from vision.train.samples import load_photos
 
     args = parse(argv)
@@ -154,31 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     log(f"{len(rendered)} rendered scenes, {sum(len(it.dice) for it in rendered)} dice")
 
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.finder:
-        if args.finder.resolve() != (args.out / "finder.onnx").resolve():
-            shutil.copyfile(args.finder, args.out / "finder.onnx")
-        log(f"finder from {args.finder}")
-    else:
-        finder_items = [it for it in real if it.complete] + rendered
-        net = finder_fit.train(finder_items, epochs=args.finder_epochs, per_epoch=args.views, seed=args.seed,
-                               weights=_source_weights(finder_items, args.synthetic_share), log=log)
-        finder_fit.export(net, args.out / "finder.onnx")
-    finder = DieFinder(args.out / "finder.onnx")
-
-    face_items = real + rendered
-    found, found_scores, counts = mine.found_specs(finder, face_items)
-    log(f"finder on its training images: {counts['found']} of {counts['dice']} dice found, {counts['false']} false finds")
-    report["finder_on_training"] = counts
-    rng = np.random.default_rng([args.seed, 7])
-    labelled = face_data.label_specs(face_items, rng, negatives=0.5)
-    specs = labelled + found
-    # The finder's false alarms are drawn the more often the stronger they were: those are the
-    # ones the face reader must refuse.
-    hardness = [1.0] * len(labelled) + [1.0 + HARDNESS * sc if c == 0 else 1.0 for (*_, c, _), sc in zip(found, found_scores)]
-    log(f"{len(specs)} face crops to draw from, classes {np.bincount([s[4] for s in specs]).tolist()}")
-    weights = _face_weights(face_items, specs, args.synthetic_share, np.array(hardness))
-    face = face_fit.train(face_items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops,
-                          seed=args.seed, log=log)
+    finder = _finder(args, [it for it in real if it.complete] + rendered, log)
+    face = _train_face(args, finder, real + rendered, log, report)
 
     calib_items = load_photos(calib)
     calib_rng = np.random.default_rng([args.seed, 8])
@@ -196,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     log(f"gate {gate}")
 
     models = Models(finder, faces, gate)
-    val = [p for p in load_manifests(args.manifest, "val")]
-    results = evaluate.run(val, lambda frame, expected: read_dice(frame, expected, models=models))
+    results = evaluate.run(load_manifests(args.manifest, "val"),
+                           lambda frame, expected: read_dice(frame, expected, models=models))
     table = evaluate.summarise(results)
     print(evaluate.format_table(table), flush=True)
     report["val"] = {f"{s}/{sub}": vars(v) for (s, sub), v in table.items()}
