@@ -29,9 +29,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from vision.photos import DEFAULT_MANIFESTS, SOURCES, TRAIN_ONLY, Box, Photo, load_manifest
 from vision.reading import DiceReading
@@ -88,23 +90,31 @@ def score(photo: Photo, reading: DiceReading, ms: float = 0.0) -> Result:
     return Result(photo, reading, ms, right)
 
 
-def run(photos: Iterable[Photo], reader: Callable | None = None) -> list[Result]:
-    """Read every scored photo (not excluded, not of a ``TRAIN_ONLY`` source) with
-    ``reader(frame, expected=n)`` (default: ``vision.reader.read_dice``).
-
-    Raises OSError when a photo cannot be loaded (a broken evaluation set is not a reader result).
-    """
+def scored_frames(photos: Iterable[Photo]) -> Iterator[tuple[Photo, np.ndarray]]:
+    """Each scored photo (not excluded, not of a ``TRAIN_ONLY`` source) with its (H, W, 3) uint8 BGR
+    frame. Raises OSError when a photo cannot be loaded (a broken evaluation set is not a reader
+    result)."""
     import cv2
 
-    if reader is None:
-        from vision.reader import read_dice as reader
-    results = []
     for photo in photos:
         if photo.excluded or photo.source in TRAIN_ONLY:
             continue
         frame = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         if frame is None:
             raise OSError(f"cannot load {photo.path}")
+        yield photo, frame
+
+
+def run(photos: Iterable[Photo], reader: Callable | None = None) -> list[Result]:
+    """Read every scored photo (not excluded, not of a ``TRAIN_ONLY`` source) with
+    ``reader(frame, expected=n)`` (default: ``vision.reader.read_dice``).
+
+    Raises OSError when a photo cannot be loaded (a broken evaluation set is not a reader result).
+    """
+    if reader is None:
+        from vision.reader import read_dice as reader
+    results = []
+    for photo, frame in scored_frames(photos):
         t0 = time.perf_counter()
         reading = reader(frame, expected=len(photo.values))
         ms = (time.perf_counter() - t0) * 1000.0

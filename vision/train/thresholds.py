@@ -29,22 +29,12 @@ SURE_AT = (0.5, 0.7, 0.8, 0.9, 0.95)
 def choose(models, photos, log=print) -> Gate:
     """``models.gate`` with the grid's best thresholds on ``photos`` (``vision.photos.Photo``, the
     scored ones: not excluded, not train-only). Raises OSError when a photo cannot be loaded."""
-    import cv2
-
     from vision import evaluate
     from vision.frames import to_bgr
-    from vision.photos import TRAIN_ONLY
     from vision.reader import DEFAULT, candidates, decide
 
-    weighed = []
-    for photo in photos:
-        if photo.excluded or photo.source in TRAIN_ONLY:
-            continue
-        frame = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise OSError(f"cannot load {photo.path}")
-        n = len(photo.values)
-        weighed.append((photo, n, candidates(to_bgr(frame), n, None, DEFAULT, models)))
+    weighed = [(photo, len(photo.values), candidates(to_bgr(frame), len(photo.values), None, DEFAULT, models))
+               for photo, frame in evaluate.scored_frames(photos)]
     rows = []
     for die_at, below, sure_at in itertools.product(DIE_AT, DOUBT_BELOW, SURE_AT):
         gate = models.gate.with_thresholds(die_at, die_at - below, sure_at)
