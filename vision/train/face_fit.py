@@ -9,30 +9,25 @@ import time
 
 import numpy as np
 import torch
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader
 
 from vision.faces import CLASSES, CROP, standardise
+from vision.train.draws import WeightedDraws
 from vision.train.face_data import Spec, jittered
 from vision.train.nets import FaceExport, FaceNet
 from vision.train.samples import Labelled
 
 
-class Crops(Dataset):
+class Crops(WeightedDraws):
     """``per_epoch`` crops drawn from ``specs`` with probabilities ``weights``; item ``i`` of an
     epoch is the same for the same seed, whatever worker makes it."""
 
     def __init__(self, items: list[Labelled], specs: list[Spec], weights, per_epoch: int, seed: int):
-        self.items, self.specs, self.per_epoch, self.seed = items, specs, per_epoch, seed
-        w = np.asarray(weights, float)
-        self.cumulative = np.cumsum(w / w.sum())  # drawn by bisection: O(log n) a draw
-        self.epoch = 0
-
-    def __len__(self) -> int:
-        return self.per_epoch
+        super().__init__(len(specs), per_epoch, seed, weights)
+        self.items, self.specs = items, specs
 
     def __getitem__(self, i: int):
-        rng = np.random.default_rng([self.seed, self.epoch, i])
-        pick = min(int(np.searchsorted(self.cumulative, rng.random())), len(self.specs) - 1)
+        rng, pick = self.draw(i)
         k, cx, cy, s, c, j = self.specs[pick]
         x = standardise(jittered(self.items[k].image, cx, cy, s, rng, j)[None])[0]
         return x, c

@@ -11,30 +11,25 @@ import time
 
 import numpy as np
 import torch
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader
 
+from vision.train.draws import WeightedDraws
 from vision.train.finder_data import CANVAS, targets, view
 from vision.train.nets import Finder
 from vision.train.samples import Labelled
 
 
-class Views(Dataset):
+class Views(WeightedDraws):
     """Augmented views of the training images; item ``i`` of epoch ``epoch`` is the same for the
     same seed (its random generator is seeded by (seed, epoch, i)), whatever worker makes it.
     ``weights`` (one per image) set how often each image is drawn."""
 
     def __init__(self, items: list[Labelled], per_epoch: int, seed: int, weights=None):
-        self.items, self.per_epoch, self.seed = items, per_epoch, seed
-        w = np.ones(len(items)) if weights is None else np.asarray(weights, float)
-        self.cumulative = np.cumsum(w / w.sum())  # drawn by bisection: O(log n) a draw
-        self.epoch = 0
-
-    def __len__(self) -> int:
-        return self.per_epoch
+        super().__init__(len(items), per_epoch, seed, weights)
+        self.items = items
 
     def __getitem__(self, i: int):
-        rng = np.random.default_rng([self.seed, self.epoch, i])
-        pick = min(int(np.searchsorted(self.cumulative, rng.random())), len(self.items) - 1)
+        rng, pick = self.draw(i)
         item = self.items[pick]
         img, dice, typical = view(item, rng)
         x = (img.astype(np.float32).transpose(2, 0, 1) - 128.0) / 64.0
