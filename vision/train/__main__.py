@@ -110,7 +110,7 @@ def parse(argv) -> argparse.Namespace:
     parser.add_argument("--manifest", type=Path, nargs="+", default=list(DEFAULT_MANIFESTS), metavar="CSV")
     parser.add_argument("--out", type=Path, default=MODELS, help="where the .onnx files go (default: vision/models)")
     parser.add_argument("--scenes", type=int, default=4000, help="rendered scenes to train on (0: photos only)")
-    parser.add_argument("--finder-epochs", type=int, default=40)
+    parser.add_argument("--finder-epochs", type=int, default=50)
     parser.add_argument("--views", type=int, default=2000, help="finder training views per epoch")
     parser.add_argument("--face-epochs", type=int, default=30)
     parser.add_argument("--crops", type=int, default=40000, help="face training crops per epoch")

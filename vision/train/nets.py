@@ -30,7 +30,7 @@ class Finder(nn.Module):
     decoder back to 1/4 with skips, as in CenterNet and U-Net.
     """
 
-    def __init__(self, widths: tuple[int, ...] = (16, 24, 48, 80, 128)):
+    def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 96, 160)):
         super().__init__()
         c1, c2, c3, c4, c5 = widths
         self.stem = conv(3, c1, 3, 2)
