@@ -9,7 +9,9 @@ the empty-tray reference, as the appliance reads), the labelled photos at 640x48
 frame is read ``--rounds`` times; a frame's time is its median, as CPU time (what one core spends;
 robust to other processes on a shared machine) and wall-clock time.
 
-Baselines, timed in the same run on the same frames: the classical pip reader this reader replaced
+The reader is timed with each runtime installed (``vision.runtime``): OpenCV's dnn module, the
+product's own, and onnxruntime, the optional ``[fast]`` extra, with their ratio. Baselines, timed in
+the same run on the same frames: the classical pip reader this reader replaced
 (taken from the repository's history at ``CLASSICAL``, run in a child process pinned to the same
 core; skipped outside a git clone) and the public blob-detector + clustering recipe
 (``benchmarks/blob_baseline.py``). Targets: median <= 8 ms a 640x480 frame, <= 40 ms a 4056x3040
@@ -30,6 +32,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -45,7 +48,8 @@ from pinning import one_core  # noqa: E402
 from vision.faces import FaceReader  # noqa: E402
 from vision.finder import DieFinder  # noqa: E402
 from vision.photos import DEFAULT_MANIFESTS, TRAIN_ONLY, load_manifest  # noqa: E402
-from vision.reader import read_dice  # noqa: E402
+from vision.reader import MODELS, Models, read_dice  # noqa: E402
+from vision.runtime import available, chosen  # noqa: E402
 from vision.synth import render_empty, render_still  # noqa: E402
 
 # The last commit whose vision/ held the classical pip reader (dice regions, pip contrast, layouts).
@@ -147,12 +151,12 @@ def _classical(sets: list[tuple[str, Frames]], rounds: int) -> list[float] | str
         return [float(v) for v in done.stdout.split()]
 
 
-def _load_ms(times: int = 5) -> float:
-    """The median wall ms to load both networks from their files."""
+def _load_ms(runtime: str, times: int = 5) -> float:
+    """The median wall ms to load both networks from their files with ``runtime``."""
     ms = []
     for _ in range(times):
         t0 = time.perf_counter()
-        DieFinder(), FaceReader()
+        DieFinder(runtime=runtime), FaceReader(runtime=runtime)
         ms.append((time.perf_counter() - t0) * 1000.0)
     return statistics.median(ms)
 
@@ -184,7 +188,8 @@ def main() -> None:
     parser.add_argument("--no-classical", action="store_true", help="do not time the classical reader")
     args = parser.parse_args()
     print(f"reader_speed: {one_core()}, OpenCV {cv2.__version__}")
-    print(f"model load: {_load_ms():.0f} ms (target <= 500 ms)")
+    loads = ", ".join(f"{name} {_load_ms(name):.0f} ms" for name in available())
+    print(f"model load: {loads} (target <= 500 ms)")
     sets = [
         ("640x480 synthetic, reference", _synthetic(args.frames, True)),
         ("640x480 synthetic", _synthetic(args.frames, False)),
@@ -192,24 +197,33 @@ def main() -> None:
         ("4056x3040 synthetic", _synthetic(max(1, args.frames // 10), False, (4056, 3040))),
     ]
     sets = [(name, frames) for name, frames in sets if frames]
-    read_dice(sets[0][1][0][0], expected=2)  # warm up: load the models
+    readers = {name: partial(read_dice, models=Models.load(MODELS, name)) for name in available()}
+    for reader in readers.values():
+        reader(sets[0][1][0][0], expected=2)  # warm up
     classical = "skipped (--no-classical)" if args.no_classical else _classical(sets, args.rounds)
     if isinstance(classical, str):
         print(f"classical reader: {classical}")
-    print("CPU ms per frame, median over the set (reader wall-clock ms in brackets); ratios: reader / baseline")
-    print(f"{'frames':<30}{'n':>4}{'reader':>18}{'p90':>7}{'classical':>11}{'ratio':>7}{'blobs':>8}{'ratio':>7}")
-    small = []
+    print(f"CPU ms per frame, median over the set (wall-clock ms in brackets); runtimes: {', '.join(readers)} "
+          f"(the reader uses {chosen()}); ratios: reader / baseline, onnxruntime / opencv")
+    print(f"{'frames':<30}{'n':>4}{'opencv':>18}{'p90':>7}{'onnxrt':>8}{'ratio':>7}{'classical':>11}{'ratio':>7}"
+          f"{'blobs':>8}{'ratio':>7}")
+    small: dict[str, list[float]] = {name: [] for name in readers}
     for k, (name, frames) in enumerate(sets):
-        mine, mine_wall = _time(read_dice, frames, args.rounds)
+        times = {rt: _time(reader, frames, args.rounds) for rt, reader in readers.items()}
+        mine, mine_wall = times["opencv"]
         base, _ = _time(read_blobs, frames, args.rounds)
         med, base_med = statistics.median(mine), statistics.median(base)
         if name.startswith("640x480"):
-            small += mine
+            for rt, (cpu, _) in times.items():
+                small[rt] += cpu
+        fast = (f"{statistics.median(times['onnxruntime'][0]):>8.1f}"
+                f"{statistics.median(times['onnxruntime'][0]) / med:>7.2f}") if "onnxruntime" in times else f"{'-':>8}{'-':>7}"
         cl = f"{classical[k]:>11.1f}{med / classical[k]:>7.2f}" if not isinstance(classical, str) else f"{'-':>11}{'-':>7}"
         print(f"{name:<30}{len(frames):>4}{med:>8.1f} ({statistics.median(mine_wall):5.1f}) ms"
-              f"{float(np.percentile(mine, 90)):>7.1f}{cl}{base_med:>8.1f}{med / base_med:>7.2f}")
-    print(f"{'all 640x480':<30}{len(small):>4}{statistics.median(small):>8.1f}         ms   (targets: 640x480 <= 8 ms, "
-          f"4056x3040 <= 40 ms)")
+              f"{float(np.percentile(mine, 90)):>7.1f}{fast}{cl}{base_med:>8.1f}{med / base_med:>7.2f}")
+    all_fast = f"{statistics.median(small['onnxruntime']):>8.1f}" if "onnxruntime" in small else f"{'-':>8}"
+    print(f"{'all 640x480':<30}{len(small['opencv']):>4}{statistics.median(small['opencv']):>8.1f}         ms"
+          f"{'':>7}{all_fast}   (targets: 640x480 <= 8 ms, 4056x3040 <= 40 ms)")
     if args.memory:
         _memory([f for name, frames in sets if name.startswith("640x480") for f in frames], args.memory)
 

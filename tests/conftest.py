@@ -12,6 +12,9 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# The reader's networks run in OpenCV's dnn module, as on a Pi without the optional onnxruntime;
+# tests/vision/test_runtime.py checks that onnxruntime reads alike.
+os.environ.setdefault("DICETABLE_RUNTIME", "opencv")
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = ROOT.parent / "shared" / "dice-photos"

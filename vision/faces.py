@@ -2,7 +2,7 @@
 
 Each candidate die (``vision.finder.Candidate``) is cut out of the full-resolution frame as a square
 of ``CROP_SCALE`` times its size around its centre, resampled to ``CROP`` x ``CROP`` px and
-standardised; the network (``vision/models/face.onnx``, run with ``cv2.dnn``; card:
+standardised; the network (``vision/models/face.onnx``, run by ``vision.runtime``; card:
 ``vision/models/README.md``) gives eight logits, temperature-scaled when it was trained:
 
 0. not a die's top face: the tray, a pip, a die's side or edge, two dice, a die cut by the frame;
@@ -20,6 +20,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.runtime import Network
 
 MODEL = Path(__file__).resolve().parent / "models" / "face.onnx"
 CROP = 32  # px, the network's input side
@@ -67,15 +69,16 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class FaceReader:
-    """The face network, loaded once (``cv2.dnn``; about 0.3 ms a die on one core of a PC).
+    """The face network, loaded once (``vision.runtime``: cv2.dnn, or onnxruntime if installed;
+    well under a ms a die on one core of a PC).
 
-    path: the ONNX file. Raises cv2.error when it cannot be loaded.
+    path: the ONNX file; runtime: as ``vision.runtime.Network``'s. Raises OSError or ValueError
+    when it cannot be loaded.
     """
 
-    def __init__(self, path: Path = MODEL):
-        self.net = cv2.dnn.readNetFromONNX(str(path))
-        outs = list(self.net.getUnconnectedOutLayersNames())
-        self._names = ["logits", "embedding"] if {"logits", "embedding"} <= set(outs) else None
+    def __init__(self, path: Path = MODEL, runtime: str | None = None):
+        self.net = Network(path, runtime)
+        self._names = ["logits", "embedding"] if {"logits", "embedding"} <= set(self.net.outputs) else None
 
     def logits(self, crops: np.ndarray) -> np.ndarray:
         """(N, CLASSES) float32 logits for (N, CROP, CROP, 3) uint8 BGR crops (N >= 1)."""
@@ -83,10 +86,10 @@ class FaceReader:
 
     def outputs(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """((N, CLASSES) logits, (N, E) embeddings), float32, for (N, CROP, CROP, 3) uint8 BGR crops."""
-        self.net.setInput(standardise(crops))
+        x = standardise(crops)
         if self._names is None:
-            return self.net.forward(), np.zeros((len(crops), 0), np.float32)
-        logits, embedding = self.net.forward(self._names)
+            return self.net.run(x)[0], np.zeros((len(crops), 0), np.float32)
+        logits, embedding = self.net.run(x, self._names)
         return logits, embedding
 
     def probabilities(self, bgr: np.ndarray, dice) -> np.ndarray:

@@ -1,6 +1,6 @@
 """The die finder: where the dice lie in a frame and how large they are, from a small learned network.
 
-The network (``vision/models/finder.onnx``, run with OpenCV's ``cv2.dnn``; its card is
+The network (``vision/models/finder.onnx``, run by ``vision.runtime``; its card is
 ``vision/models/README.md``) is fully convolutional, CenterNet-style: for an image of any size (a
 multiple of ``STRIDE * 8`` px) it gives, on a grid of one cell per ``STRIDE`` px, four maps:
 
@@ -24,6 +24,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.runtime import Network
 
 MODEL = Path(__file__).resolve().parent / "models" / "finder.onnx"
 STRIDE = 4  # px of the network's input per output cell
@@ -113,20 +115,20 @@ def suppress(candidates, strength, overlap: float = 0.5) -> list:
 
 
 class DieFinder:
-    """The finder network, loaded once (``cv2.dnn``, one thread is enough: about 2 ms for a
-    320x256 input on one core of a PC).
+    """The finder network, loaded once (``vision.runtime``: cv2.dnn, or onnxruntime if installed;
+    one thread is enough: a few ms for a 320x256 input on one core of a PC).
 
-    path: the ONNX file. Raises cv2.error (a subclass of Exception) when it cannot be loaded.
+    path: the ONNX file; runtime: as ``vision.runtime.Network``'s. Raises OSError or ValueError
+    when it cannot be loaded.
     """
 
-    def __init__(self, path: Path = MODEL):
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+    def __init__(self, path: Path = MODEL, runtime: str | None = None):
+        self.net = Network(path, runtime)
 
     def maps(self, img: np.ndarray) -> np.ndarray:
         """The network's (4, h, w) float32 output for an (H, W, 3) uint8 BGR input whose sides are
         multiples of ``MULTIPLE`` (h = H / STRIDE, w = W / STRIDE)."""
-        self.net.setInput(to_blob(img))
-        return self.net.forward()[0]
+        return self.net.run(to_blob(img))[0][0]
 
     def find(self, bgr: np.ndarray, floor: float = 0.05) -> list[Candidate]:
         """Every candidate die in an (H, W, 3) uint8 BGR frame with a centre peak of at least

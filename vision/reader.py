@@ -47,11 +47,12 @@ class Models:
     gate: Gate
 
     @classmethod
-    def load(cls, directory: Path = MODELS) -> Models:
-        """The models in ``directory`` (finder.onnx, face.onnx, gate.json). Raises OSError or
-        ValueError (cv2.error) when one cannot be read."""
+    def load(cls, directory: Path = MODELS, runtime: str | None = None) -> Models:
+        """The models in ``directory`` (finder.onnx, face.onnx, gate.json), the networks run with
+        ``runtime`` (``vision.runtime``; default: onnxruntime if installed, else cv2.dnn). Raises
+        OSError or ValueError when one cannot be read."""
         directory = Path(directory)
-        return cls(DieFinder(directory / "finder.onnx"), FaceReader(directory / "face.onnx"),
+        return cls(DieFinder(directory / "finder.onnx", runtime), FaceReader(directory / "face.onnx", runtime),
                    Gate.load(directory / "gate.json"))
 
 
