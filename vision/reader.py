@@ -22,6 +22,7 @@ The models (``Models``: the two networks and the gate) are loaded once, on first
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -64,7 +65,10 @@ class ReaderParams:
 
     max_noise: int = 10  # grey levels: a frame whose typical pixel strays further is noise
     floor: float = 0.1  # the weakest finder peak read by the face reader
-    most_read: int = 4  # the face reader reads at most this many candidates more than expected
+    # The face reader reads at most read_per_die candidates per expected die and most_read more: a
+    # die is often proposed twice or three times (at two levels, or with its own pips).
+    read_per_die: float = 2.0
+    most_read: int = 4
     min_die: float = 10.0  # px, dice smaller than this in the frame are not read
     max_die: float = 0.6  # share of the frame's short side: larger "dice" are not read
     same_as_reference: float = 6.0  # grey levels: a candidate this close to the reference is tray
@@ -156,7 +160,7 @@ def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p:
     one per die, surest first (``ref``: the normalised empty-tray frame of the same size, or None)."""
     h, w = bgr.shape[:2]
     cands = [c for c in models.finder.find(bgr, p.floor) if p.min_die <= c.size <= p.max_die * min(h, w)]
-    cands = cands[:(expected or 6) + p.most_read]
+    cands = cands[:math.ceil(p.read_per_die * (expected or 6)) + p.most_read]
     if ref is not None:
         cands = [c for c in cands if not _like_reference(bgr, ref, c, p)]
     reads = []
