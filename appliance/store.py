@@ -368,10 +368,11 @@ class Store:
         return (crops.copy(), np.array([r[1] for r in rows], np.int64).reshape(-1),
                 np.array([r[2] for r in rows], np.int64).reshape(-1))
 
-    def count_examples(self) -> tuple[int, int]:
-        """(taught throws, taught crops) kept."""
-        throws, crops = self.db.execute("SELECT COUNT(DISTINCT throw), COUNT(*) FROM examples").fetchone()
-        return int(throws), int(crops)
+    def count_examples(self) -> tuple[int, int, int]:
+        """(taught throws, taught crops, the newest throw's id or 0) kept."""
+        throws, crops, last = self.db.execute(
+            "SELECT COUNT(DISTINCT throw), COUNT(*), COALESCE(MAX(throw), 0) FROM examples").fetchone()
+        return int(throws), int(crops), int(last)
 
     def forget_examples(self, keys=("adaptation",)) -> int:
         """Forget these dice: every taught crop, and the settings under ``keys`` (the adaptation

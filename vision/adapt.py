@@ -287,7 +287,7 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "") -> Fitte
     shipped = _score(softmax(logits[held]), lab, thr)
     adapted = _score(adaptation.adapt(logits[held], emb[held]), lab, thr)
     seconds = time.perf_counter() - t0
-    figures = (f"held-aside {len(held_ids)} throws: shipped {shipped[0]} throws / {shipped[1]} dice right, "
+    figures = (f"held-aside {len(held_ids)} throws: shipped {shipped[0]} throws / {shipped[1]} crops right, "
                f"adapted {adapted[0]} / {adapted[1]}")
     if adapted[0] < shipped[0] or adapted[1] < shipped[1]:
         return Fitted(None, f"the adaptation reads worse ({figures}): the shipped model reads",
