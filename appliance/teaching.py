@@ -40,7 +40,9 @@ def _fit_kept(store, models=None):
     crops, labels, throws = store.examples()
     stamp = {"face_model": _face_model(), "last_throw": int(throws.max()) if len(throws) else 0,
              "crops": int(len(labels))}
-    fitted = fit((models or _models()).faces, Examples(crops, labels, throws), face_model=stamp["face_model"])
+    models = models or _models()
+    fitted = fit(models.faces, Examples(crops, labels, throws), face_model=stamp["face_model"],
+                 sure_at=models.gate.sure_at)
     log.info("the table's dice: %s", fitted.reason)
     return fitted, stamp
 
@@ -111,3 +113,27 @@ def reader(state_dir, name: str):
         found, reason = adaptation(store)
     print(f"{name}: {reason}", file=sys.stderr)
     return partial(read_dice, adaptation=found)
+
+
+def keep_correction(store, image, reading, values, misread, models=None) -> bool:
+    """Keep a throw corrected by hand on the kiosk as taught dice: ``image`` (H, W, 3) uint8 BGR and
+    ``reading`` the camera's latest settled throw (``CameraPipeline.last_settled``), ``values`` the
+    dice entered, ``misread`` the roll they replace (None: entered for a roll due now). Kept only when
+    that frame is the throw corrected: the misread roll was its reading, or (a roll due now) its
+    reading was unreadable; and when the reader finds as many dice there as values. Returns whether
+    it was kept; the journal says why not. The adaptation takes it in at the next start."""
+    from vision.examples import LabelError, from_values
+
+    if image is None or reading is None:
+        return False
+    if (sorted(reading.values) != sorted(misread) or not reading.ok) if misread is not None else reading.ok:
+        log.info("a hand correction not kept as taught dice: the camera's last throw is not the one corrected")
+        return False
+    try:
+        crops, labels = from_values(image, values, models or _models())
+    except LabelError as exc:
+        log.info("a hand correction not kept as taught dice: %s", exc)
+        return False
+    store.add_throws([(crops, labels)], "correction")
+    log.info("kept a throw corrected by hand (%s) as taught dice", " ".join(map(str, values)))
+    return True

@@ -104,7 +104,7 @@ def one_source(source: str, photos, models, args) -> None:
     val = [p for p in mine if p.split == "val"][:args.val]
     examples, corrupted = examples_of(taught, models, args.wrong_labels, args.seed)
     t0, c0 = time.perf_counter(), time.process_time()
-    fitted = fit(models.faces, examples, seed=args.seed)
+    fitted = fit(models.faces, examples, seed=args.seed, sure_at=models.gate.sure_at)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     shipped = partial(read_dice, models=models)
     before = evaluate.run(val, shipped)

@@ -188,10 +188,33 @@ class Appliance:
         except Exception as exc:
             self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
             return None, None
+        read_dice = self._taught(app.store, read_dice)
         detector = SettleDetector(read_dice, tray=self.cfg.tray.area)
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
+        if app.store is not None:  # a throw corrected by hand is kept as the table's taught dice
+            from appliance.teaching import keep_correction
+
+            app.hooks.corrected = lambda values, misread: keep_correction(app.store, *pipeline.last_settled,
+                                                                          values, misread)
         live = not isinstance(cfg.source, Path) and cfg.source != "synthetic"
         return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps).start()
+
+    def _taught(self, store, read_dice):
+        """``read_dice`` with the adaptation to the dice taught at this table, when it reads them at
+        least as well (the journal says whether and why); the reader as shipped on any fault."""
+        if store is None:
+            return read_dice
+        from functools import partial
+
+        from appliance.teaching import adaptation
+
+        try:
+            found, reason = adaptation(store)
+        except Exception:
+            self.log.exception("the table's taught dice could not be used")
+            return read_dice
+        self.log.info("the table's dice: %s", reason)
+        return read_dice if found is None else partial(read_dice, adaptation=found)
 
     @staticmethod
     def _trial(app, pipeline):

@@ -59,12 +59,15 @@ class Hooks:
         detector's input), called when it changes; see :attr:`App.camera_dice`. reread(): read the
         dice lying now again (after an undo).
     sound(name): a sound effect, "settled" (a roll was taken from the camera) or "reveal".
+    corrected(values, misread): a roll entered by hand was taken: its dice (list of 1-6) and the
+        misread roll it replaces (a tuple), or None when it was entered for a roll due now.
     """
 
     announce: Callable[[list[Announcement]], None] | None = None
     expect: Callable[[int | None], None] | None = None
     reread: Callable[[], None] | None = None
     sound: Callable[[str], None] | None = None
+    corrected: Callable[[list[int], tuple[int, ...] | None], None] | None = None
 
 
 @dataclass

@@ -27,7 +27,7 @@ def test_taught_throws_come_back_exactly_after_reopening(tmp_path):
         assert s.add_throws([a, b], "teach") == [1, 2]
     with Store.open(tmp_path) as s:
         crops, values, throws = s.examples()
-        assert s.count_examples() == (2, 7)
+        assert s.count_examples() == (2, 7, 2)
     assert np.array_equal(crops, np.concatenate([a[0], b[0]])) and crops.dtype == np.uint8
     assert list(values) == [4] * 5 + [0] * 2 and list(throws) == [1] * 5 + [2] * 2
 
@@ -48,7 +48,7 @@ def test_forgetting_these_dice_removes_every_crop_and_the_adaptation(tmp_path):
         s.save_settings({"adaptation": "{}", "language": "lv"})
         assert s.forget_examples() == 8
     with Store.open(tmp_path) as s:
-        assert s.count_examples() == (0, 0) and s.setting("adaptation") is None
+        assert s.count_examples() == (0, 0, 0) and s.setting("adaptation") is None
         assert s.setting("language") == "lv"  # the rest of the settings stay
 
 
@@ -58,7 +58,7 @@ def test_a_bad_throw_is_refused_and_nothing_of_the_batch_is_kept(tmp_path, bad):
     with Store.open(tmp_path) as s:
         with pytest.raises(ValueError):
             s.add_throws([throw(5), bad], "teach")
-        assert s.count_examples() == (0, 0)
+        assert s.count_examples() == (0, 0, 0)
 
 
 def test_a_store_of_the_previous_version_gets_the_taught_dice_in_place(tmp_path):
@@ -75,7 +75,7 @@ def test_a_store_of_the_previous_version_gets_the_taught_dice_in_place(tmp_path)
         assert s.setting("language") == "de" and len(s.unfinished().actions) == 1
         s.add_throws([throw(2)], "teach")
     with Store.open(tmp_path) as s:
-        assert s.count_examples() == (1, 2)
+        assert s.count_examples() == (1, 2, 1)
 
 
 TEACHER = textwrap.dedent("""
