@@ -2,7 +2,7 @@
 ten of its training photos.
 
     .venv/bin/python benchmarks/teach.py [--source NAME ...] [--teach 10] [--wrong-labels 0.1]
-                                         [--models DIR] [--seed 0] [--val N]
+                                         [--models DIR] [--seed 0] [--val N] [--speed-throws 50]
 
 For each source (default: every scored source of ``vision.photos``): ``--teach`` of its
 training-split photos (table-like ones first, seeded) are taught as the table would be taught with
@@ -12,6 +12,7 @@ validation photos are read with the shipped models and with the adaptation (``vi
 the expected count given. Printed per source: the evaluation's table before and after, whether the
 adaptation is used and why, the fit's time (wall and CPU of one core) and the per-frame extra cost
 of reading with it (the heads alone, and the median CPU time of whole reads with and without).
+Then the fit's time from ``--speed-throws`` taught throws (the first source's training photos).
 
 ``--wrong-labels F`` corrupts that share of the taught throws on purpose (each of their dice one
 value off): the held-aside check must catch it, or it must cost at most a point.
@@ -135,6 +136,8 @@ def main(argv=None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS, metavar="DIR",
                         help="the models to read with (e.g. trained with --exclude-source NAME)")
     parser.add_argument("--val", type=int, default=None, metavar="N", help="read at most N validation photos (default all)")
+    parser.add_argument("--speed-throws", type=int, default=50, metavar="N",
+                        help="also time the fit from N taught throws (default 50; 0: not)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if not all(m.is_file() for m in DEFAULT_MANIFESTS):
@@ -145,7 +148,20 @@ def main(argv=None) -> int:
     photos = load_manifests(DEFAULT_MANIFESTS)
     for source in args.source:
         one_source(source, photos, models, args)
+    if args.speed_throws:
+        speed(photos, models, args)
     return 0
+
+
+def speed(photos, models, args) -> None:
+    """The fit's time from ``--speed-throws`` taught throws: training photos of the first source."""
+    mine = [p for p in photos if p.source == args.source[0] and not p.excluded and p.split == "train"]
+    examples, _ = examples_of(mine[:args.speed_throws], models, 0.0, args.seed)
+    t0, c0 = time.perf_counter(), time.process_time()
+    fitted = fit(models.faces, examples, seed=args.seed, sure_at=models.gate.sure_at)
+    print(f"\nfit from {examples.n_throws} taught throws ({len(examples.labels)} crops, {args.source[0]}): "
+          f"{time.perf_counter() - t0:.2f} s wall, {time.process_time() - c0:.2f} s CPU "
+          f"(adaptation {'used' if fitted.adaptation is not None else 'not used'})")
 
 
 if __name__ == "__main__":
