@@ -97,20 +97,25 @@ def _saved(store) -> dict | None:
 def reader(state_dir, name: str):
     """``vision.reader.read_dice`` reading with the adaptation of the table whose state directory is
     ``state_dir`` (``dicetable read/watch --state``), if it has one; the reason goes to standard
-    error, prefixed with the command's ``name``. Raises StoreError when the directory holds no
-    store (nothing is created)."""
+    error, prefixed with the command's ``name``. None, with the reason on standard error, when the
+    directory holds no store or it cannot be opened (nothing is created)."""
     import sys
     from functools import partial
-
-    from vision.reader import read_dice
     from pathlib import Path
 
     from appliance.store import FILENAME, Store, StoreError
+    from vision.reader import read_dice
 
     if not (Path(state_dir) / FILENAME).is_file():
-        raise StoreError(2, f"{state_dir} holds no taught dice (teach them first: dicetable teach ... --state {state_dir})")
-    with Store.open(state_dir) as store:
-        found, reason = adaptation(store)
+        print(f"{name}: {state_dir} holds no taught dice (teach them first: dicetable teach ... --state {state_dir})",
+              file=sys.stderr)
+        return None
+    try:
+        with Store.open(state_dir) as store:
+            found, reason = adaptation(store)
+    except StoreError as exc:
+        print(f"{name}: {exc.strerror}", file=sys.stderr)
+        return None
     print(f"{name}: {reason}", file=sys.stderr)
     return partial(read_dice, adaptation=found)
 

@@ -76,6 +76,7 @@ class Examples:
 
     @property
     def n_throws(self) -> int:
+        """How many throws the crops came from."""
         return len(np.unique(self.throws))
 
     def subset(self, mask: np.ndarray) -> Examples:

@@ -54,12 +54,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.state is not None:
         from appliance import teaching
-        from appliance.store import StoreError
 
-        try:
-            read_dice = teaching.reader(args.state, "dicetable read")
-        except StoreError as exc:
-            print(f"dicetable read: {exc.strerror}", file=sys.stderr)
+        read_dice = teaching.reader(args.state, "dicetable read")
+        if read_dice is None:
             return 2
 
     if args.manifest is not None:

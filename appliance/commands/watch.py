@@ -91,12 +91,9 @@ def _open(args: argparse.Namespace):
             return 2
     if args.state is not None:
         from appliance import teaching
-        from appliance.store import StoreError
 
-        try:
-            read_dice = teaching.reader(args.state, "dicetable watch")
-        except StoreError as exc:
-            print(f"dicetable watch: {exc.strerror}", file=sys.stderr)
+        read_dice = teaching.reader(args.state, "dicetable watch")
+        if read_dice is None:
             return 2
     try:
         source = open_source(args.source, size=args.size, fps=args.fps, dice=args.dice or 2, seed=args.seed,
