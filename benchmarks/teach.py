@@ -18,7 +18,7 @@ Then the fit's time from ``--speed-throws`` taught throws (the first source's tr
 value off): the held-aside check must catch it, or it must cost at most a point.
 
 The issue's target is leave-one-source-out: the models trained without the source
-(``python -m vision.train --exclude-source NAME`` into a folder, about 100 minutes of CPU) and
+(``python -m vision.train --exclude-source NAME --out DIR``, about 100 minutes of CPU) and
 ``--models`` that folder. With the shipped models every source was trained on (its training photos,
 not its validation ones): the figures then say what teaching adds to a reader that knows the source.
 Needs ``../shared`` (the photo sets); says so and exits 2 without it. Pinned to one core.
