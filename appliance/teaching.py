@@ -142,3 +142,21 @@ def keep_correction(store, image, reading, values, misread, models=None) -> bool
     store.add_throws([(crops, labels)], "correction")
     log.info("kept a throw corrected by hand (%s) as taught dice", " ".join(map(str, values)))
     return True
+
+
+class TableReader:
+    """The kiosk's reader: ``vision.reader.read_dice`` with the table's adaptation, which can be
+    dropped while it runs ("forget these dice" on the menu). Called as ``read_dice`` is, from the
+    camera thread; ``adaptation`` is replaced whole, never changed in place."""
+
+    def __init__(self, adaptation=None):
+        self.adaptation = adaptation
+
+    def __call__(self, image, expected=None, reference=None):
+        from vision.reader import read_dice
+
+        return read_dice(image, expected=expected, reference=reference, adaptation=self.adaptation)
+
+    def forget(self) -> None:
+        """Read with the shipped model from the next frame on."""
+        self.adaptation = None
