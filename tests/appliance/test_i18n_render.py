@@ -356,7 +356,11 @@ def test_the_check_notices_a_text_that_cannot_fit():
 SCREENSHOTS = os.environ.get("DICETABLE_SCREENSHOTS")  # a folder to save the menu with "forget these dice" to, to look at (None: not saved)
 
 
-@pytest.mark.parametrize("recorder", [(lang, size) for lang in i18n.LANGUAGES for size in (SIZE, (1920, 1080))],
+# 800x480 is the tightest; DICETABLE_SCREENSHOTS=DIR FORGET_SIZES=800x480,1920x1080 saves both to look at.
+FORGET_SIZES = [tuple(int(v) for v in size.split("x")) for size in os.environ.get("FORGET_SIZES", "800x480").split(",")]
+
+
+@pytest.mark.parametrize("recorder", [(lang, size) for lang in i18n.LANGUAGES for size in FORGET_SIZES],
                          indirect=True, ids=lambda p: f"{p[0]}-{p[1][0]}x{p[1][1]}")
 def test_forgetting_the_taught_dice_fits_the_menu_in_every_language(recorder, tmp_path):
     """The menu's "forget these dice" with its count of taught throws (every plural form), its
