@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "kiosk": "the appliance as the boot service runs it: camera, GPIO, full screen",
     "read": "read the dice in still photos",
     "watch": "run the settle detector over a camera, video file or image folder",
+    "teach": "teach the table its own dice from labelled photos (or forget them)",
     "replay": "feed a game log to the rules engine and print the events",
     "advise": "the optimal declaration for a Yacht roll, and Mäxle odds",
     "selftest": "check config, camera, display, GPIO, state directory and fonts",

@@ -42,6 +42,9 @@ ended games (drinks and penalty points per player); ``new_evening()`` starts the
 game that no longer replays is ended with ``set_aside(id)`` (its log kept), so that it is not brought
 up at every start.
 
+The table's own dice (``dicetable teach``, hand corrections): labelled die crops by throw,
+``add_throws``, ``examples``, ``forget_examples``; at most ``MAX_EXAMPLES`` crops, oldest throws out.
+
 The kiosk's own settings (the language chosen on the screen) are text under a key, as durable as the
 games: ``save_settings({"language": "lv"})``, ``setting("language")``.
 
@@ -64,12 +67,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from appliance.i18n import _
 
 FILENAME = "dicetable.sqlite3"
 # PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
 APPLICATION_ID = 0x44695461
-SCHEMA_VERSION = 2  # PRAGMA user_version; 2 added the settings table
+SCHEMA_VERSION = 3  # PRAGMA user_version; 2 added the settings table, 3 the taught dice
+MAX_EXAMPLES = 3000  # taught die crops kept; past it the oldest throws go first (about 9 MB)
+CROP_SHAPE = (32, 32, 3)  # a taught crop: what the face reader reads, uint8 BGR
 
 _SCHEMA = """
 CREATE TABLE evenings (
@@ -100,8 +107,19 @@ CREATE TABLE settings (
     value  TEXT NOT NULL
 ) WITHOUT ROWID;
 """
+_EXAMPLES = """
+CREATE TABLE examples (
+    id       INTEGER PRIMARY KEY,               -- in the order taught: the oldest go first
+    throw    INTEGER NOT NULL,                  -- the taught throw the crop came from
+    value    INTEGER NOT NULL CHECK (value BETWEEN 0 AND 6),   -- 1-6, or 0: not a die
+    crop     BLOB NOT NULL,                     -- 32x32x3 uint8 BGR, raw bytes
+    source   TEXT NOT NULL,                     -- "teach", "correction", a manifest's name
+    added    REAL NOT NULL                      -- unix time, s
+);
+CREATE INDEX examples_by_throw ON examples (throw);
+"""
 # What brings a file of version v to v + 1 (run in one transaction with the new user_version).
-_UPGRADES = {1: _SETTINGS}
+_UPGRADES = {1: _SETTINGS, 2: _EXAMPLES}
 
 
 class StoreError(OSError):
@@ -309,6 +327,61 @@ class Store:
             self.db.executemany("INSERT INTO settings (key, value) VALUES (?, ?) "
                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", values.items())
 
+    # --- the table's own dice ------------------------------------------------------------------
+
+    def add_throws(self, throws, source: str, clock=time.time) -> list[int]:
+        """Keep the labelled crops of taught throws, all in one commit (durable when this returns):
+        each throw a pair (crops (N, 32, 32, 3) uint8 BGR, values (N,) ints 1-6 or 0 for "not a
+        die"). Past ``MAX_EXAMPLES`` crops the oldest throws are dropped in the same commit.
+        Returns the new throws' ids. Raises ValueError (nothing kept) for crops or values of
+        another shape or range."""
+        rows = []
+        for crops, values in throws:
+            crops = np.asarray(crops)
+            if crops.dtype != np.uint8 or crops.shape[1:] != CROP_SHAPE or len(crops) != len(values):
+                raise ValueError(f"a throw's crops are (N, 32, 32, 3) uint8 with N values, not {crops.shape} {crops.dtype}")
+            if any(not 0 <= int(v) <= 6 for v in values):
+                raise ValueError(f"taught values are 0-6, not {list(values)}")
+            rows.append((crops, [int(v) for v in values]))
+        ids = []
+        with _transaction(self.db):
+            (last,) = self.db.execute("SELECT COALESCE(MAX(throw), 0) FROM examples").fetchone()
+            for n, (crops, values) in enumerate(rows, start=last + 1):
+                self.db.executemany("INSERT INTO examples (throw, value, crop, source, added) VALUES (?, ?, ?, ?, ?)",
+                                    [(n, v, c.tobytes(), source, clock()) for c, v in zip(crops, values)])
+                ids.append(n)
+            self._bound_examples()
+        return ids
+
+    def _bound_examples(self) -> None:
+        """Drop the oldest whole throws until at most ``MAX_EXAMPLES`` crops are left."""
+        row = self.db.execute("SELECT throw FROM examples ORDER BY id DESC LIMIT 1 OFFSET ?",
+                              (MAX_EXAMPLES,)).fetchone()
+        if row is not None:
+            self.db.execute("DELETE FROM examples WHERE throw <= ?", (row[0],))
+
+    def examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The taught crops, oldest first: ((N, 32, 32, 3) uint8 BGR, (N,) int64 values 0-6,
+        (N,) int64 throw ids)."""
+        rows = self.db.execute("SELECT crop, value, throw FROM examples ORDER BY id").fetchall()
+        crops = np.frombuffer(b"".join(r[0] for r in rows), np.uint8).reshape((len(rows),) + CROP_SHAPE)
+        return (crops.copy(), np.array([r[1] for r in rows], np.int64).reshape(-1),
+                np.array([r[2] for r in rows], np.int64).reshape(-1))
+
+    def count_examples(self) -> tuple[int, int, int]:
+        """(taught throws, taught crops, the newest throw's id or 0) kept."""
+        throws, crops, last = self.db.execute(
+            "SELECT COUNT(DISTINCT throw), COUNT(*), COALESCE(MAX(throw), 0) FROM examples").fetchone()
+        return int(throws), int(crops), int(last)
+
+    def forget_examples(self, keys=("adaptation",)) -> int:
+        """Forget these dice: every taught crop, and the settings under ``keys`` (the adaptation
+        fitted on them), in one commit. Returns how many crops were removed."""
+        with _transaction(self.db):
+            cur = self.db.execute("DELETE FROM examples")
+            self.db.executemany("DELETE FROM settings WHERE key = ?", [(k,) for k in keys])
+        return cur.rowcount
+
     # --- the evening -------------------------------------------------------------------------
 
     def new_evening(self, clock=time.time) -> int:
@@ -427,7 +500,7 @@ def _create_or_upgrade(db: sqlite3.Connection, now: float) -> None:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return
     with _transaction(db):  # schema and marks in one commit: a half-made file is never "ours"
-        _execute_all(db, _SCHEMA + _SETTINGS)
+        _execute_all(db, _SCHEMA + _SETTINGS + _EXAMPLES)
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("INSERT INTO evenings (started) VALUES (?)", (now,))

@@ -21,7 +21,11 @@ SMALLEST = {
     "watch_speed.py": ["--frames", "30", "--baseline-frames", "5"],
     "reader_speed.py": ["--rounds", "1", "--frames", "2", "--memory", "3"],
     "synth_scenes.py": ["--seeds", "3", "--tiles", "2", "--sheet", "sheet.png"],
+    "teach.py": ["--source", "rune55-graytray", "--teach", "4", "--val", "1", "--speed-throws", "4"],
 }
+# Scripts that measure on the labelled photos beside the repository: skipped without them.
+NEEDS_PHOTOS = {"teach.py"}
+PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "dice-photos" / "manifest.csv"
 
 
 def test_every_benchmark_script_has_a_smallest_run_here():
@@ -31,6 +35,8 @@ def test_every_benchmark_script_has_a_smallest_run_here():
 
 @pytest.mark.parametrize("script", sorted(SMALLEST))
 def test_the_benchmark_runs_and_prints_figures(script, tmp_path):
+    if script in NEEDS_PHOTOS and not PHOTOS.is_file():
+        pytest.skip(f"needs the labelled photos ({PHOTOS})")
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), *SMALLEST[script]], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -23,7 +23,7 @@ The models (``Models``: the two networks and the gate) are loaded once, on first
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,7 +85,7 @@ def _models() -> Models:
 
 def read_dice(frame, expected: int | None = None, reference: np.ndarray | None = None,
               params: ReaderParams = DEFAULT, *, models: Models | None = None,
-              debug: bool = False) -> DiceReading:
+              debug: bool = False, adaptation=None) -> DiceReading:
     """Read the dice in one frame (see the module docstring).
 
     frame: anything ``vision.frames.to_bgr`` accepts: (H, W, 3) uint8 BGR, (H, W) or (H, W, 1)
@@ -97,7 +97,8 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
         ignored when it cannot be normalised or its size differs.
     params: the thresholds. models: what to read with (default: the shipped ``Models``, loaded
         once). debug: also put every candidate with its scores in
-        ``reading.extra["candidates"]``, for drawing and investigating.
+        ``reading.extra["candidates"]``, for drawing and investigating. adaptation: a table's
+        ``vision.adapt.Adaptation`` the face reader's probabilities go through (None: as shipped).
     Returns a ``DiceReading``: ``ok`` with each die's value (1-6), centre and box (frame px) and
     confidence (0-1), in reading order; or ``unreadable`` with the reason and the dice that were
     read (for display only). Raises ``vision.frames.FrameError`` for a frame ``to_bgr`` rejects,
@@ -113,7 +114,11 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
         if ref is not None and ref.shape != bgr.shape:
             ref = None
     try:
-        return _read(bgr, expected, ref, params, models or _models(), debug)
+        models = models or _models()
+        if adaptation is not None:  # the table's own dice: the face reader wrapped, nothing else changed
+            from vision.adapt import AdaptedFaces
+            models = replace(models, faces=AdaptedFaces(models.faces, adaptation))
+        return _read(bgr, expected, ref, params, models, debug)
     except Exception as exc:  # noqa: BLE001
         # A safety net so the kiosk never shows a traceback, not a code path: the tests feed
         # drawn, synthetic, garbage and noise frames and require that this reason never appears.

@@ -174,7 +174,6 @@ class Appliance:
 
         cfg = self.cfg.camera
         try:
-            from vision.reader import read_dice
             from vision.settle import SettleDetector
             from vision.sources import open_source
 
@@ -188,10 +187,33 @@ class Appliance:
         except Exception as exc:
             self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
             return None, None
+        read_dice = self._taught(app.store)
+        app.hooks.forgot = read_dice.forget
         detector = SettleDetector(read_dice, tray=self.cfg.tray.area)
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
+        if app.store is not None:  # a throw corrected by hand is kept as the table's taught dice
+            from appliance.teaching import keep_correction
+
+            app.hooks.corrected = lambda values, misread: keep_correction(app.store, *pipeline.last_settled,
+                                                                          values, misread)
         live = not isinstance(cfg.source, Path) and cfg.source != "synthetic"
         return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps).start()
+
+    def _taught(self, store):
+        """The reader (``appliance.teaching.TableReader``) with the adaptation to the dice taught at
+        this table, when it reads them at least as well (the journal says whether and why); as
+        shipped without a store or on any fault."""
+        from appliance.teaching import TableReader, adaptation
+
+        if store is None:
+            return TableReader()
+        try:
+            found, reason = adaptation(store)
+        except Exception:
+            self.log.exception("the table's taught dice could not be used")
+            return TableReader()
+        self.log.info("the table's dice: %s", reason)
+        return TableReader(found)
 
     @staticmethod
     def _trial(app, pipeline):

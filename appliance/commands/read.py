@@ -13,6 +13,9 @@ source the images, per-die accuracy, exact images, unreadable share and the shar
 that were wrong; --split val (the default) scores only the photos the learned reader never saw in
 training (see vision/evaluate.py).
 
+--state DIR reads with the adaptation to the dice taught at that table (`dicetable teach`); the
+reason it is used or not goes to standard error. Without --state the shipped model reads.
+
 Exit status: 0, or 1 when an image file cannot be read (the others are still read), 2 for a bad
 argument or manifest.
 """
@@ -35,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the number of dice expected (another count is reported as unreadable)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image")
     parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from the same camera")
+    parser.add_argument("--state", type=Path, metavar="DIR",
+                        help="read with the adaptation to the dice taught in this state directory (dicetable teach)")
     parser.add_argument("--manifest", type=Path, nargs="+", metavar="CSV",
                         help="measure the reader on labelled photo sets (manifest.csv files)")
     evaluate.add_arguments(parser)
@@ -47,11 +52,18 @@ def run(args: argparse.Namespace) -> int:
     from vision.frames import FrameError
     from vision.reader import read_dice
 
+    if args.state is not None:
+        from appliance import teaching
+
+        read_dice = teaching.reader(args.state, "dicetable read")
+        if read_dice is None:
+            return 2
+
     if args.manifest is not None:
         if args.images:
             print("dicetable read: give IMAGEs or --manifest, not both", file=sys.stderr)
             return 2
-        return evaluate.evaluate_manifests(args.manifest, args.split, args.errors)
+        return evaluate.evaluate_manifests(args.manifest, args.split, args.errors, reader=read_dice)
     if not args.images:
         print("dicetable read: no IMAGE given (or use --manifest CSV)", file=sys.stderr)
         return 2

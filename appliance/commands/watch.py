@@ -6,7 +6,8 @@ in name order at --fps, each held --hold s) or "synthetic" (a seeded table that 
 --throws times by itself). With --json each settled throw is one line: the `dicetable read --json`
 object plus "frame" (the frame's number). As a calibration aid, --show DIR writes annotated frames
 (tray area, dice boxes and values, the state) to DIR: every frame that was read, every settled one,
-and every 15th otherwise.
+and every 15th otherwise. --state DIR reads with the adaptation to the dice taught at that table
+(`dicetable teach`).
 
 Camera faults are reported on stderr and retried; after --give-up seconds without a frame, watch
 exits with status 1. The end of a file, folder or synthetic script exits 0, or 1 when not one frame
@@ -47,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hold", type=argtypes.non_negative(float), default=0.0, metavar="S", help="image folders: seconds each image stays in view (default 0: one frame)")
     parser.add_argument("--tray", type=_tray, metavar="X,Y,W,H", help="the tray area in px (default: the whole frame)")
     parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from this camera")
+    parser.add_argument("--state", type=Path, metavar="DIR",
+                        help="read with the adaptation to the dice taught in this state directory (dicetable teach)")
     parser.add_argument("--still", type=argtypes.positive(float), default=0.4, metavar="S", help="seconds the dice must lie still (default 0.4)")
     parser.add_argument("--agree", type=argtypes.positive(int), default=3, metavar="K", help="consecutive readings that must agree (default 3)")
     parser.add_argument("--exposure", type=argtypes.positive(int), metavar="US",
@@ -85,6 +88,12 @@ def _open(args: argparse.Namespace):
         reference = cv2.imread(str(args.reference), cv2.IMREAD_COLOR)
         if reference is None:
             print(f"dicetable watch: cannot read the reference image {args.reference}", file=sys.stderr)
+            return 2
+    if args.state is not None:
+        from appliance import teaching
+
+        read_dice = teaching.reader(args.state, "dicetable watch")
+        if read_dice is None:
             return 2
     try:
         source = open_source(args.source, size=args.size, fps=args.fps, dice=args.dice or 2, seed=args.seed,

@@ -44,6 +44,7 @@ LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
 # The store's setting of the drink cap chosen in the menu, and the caps the button offers after "off".
 CAP_KEY = "drink_cap"
 DRINK_CAPS = (2, 4, 6, 8, 10, 15, 20)
+FORGET_S = 5.0  # s: "forget these dice" needs a second tap within this long (it cannot be undone)
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
@@ -59,12 +60,17 @@ class Hooks:
         detector's input), called when it changes; see :attr:`App.camera_dice`. reread(): read the
         dice lying now again (after an undo).
     sound(name): a sound effect, "settled" (a roll was taken from the camera) or "reveal".
+    corrected(values, misread): a roll entered by hand was taken: its dice (list of 1-6) and the
+        misread roll it replaces (a tuple), or None when it was entered for a roll due now.
+    forgot(): the table's taught dice were forgotten (the camera reads as shipped from now on).
     """
 
     announce: Callable[[list[Announcement]], None] | None = None
     expect: Callable[[int | None], None] | None = None
     reread: Callable[[], None] | None = None
     sound: Callable[[str], None] | None = None
+    corrected: Callable[[list[int], tuple[int, ...] | None], None] | None = None
+    forgot: Callable[[], None] | None = None
 
 
 @dataclass
@@ -132,6 +138,7 @@ class App:
         self._last_kind = ""
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
+        self._forget_until = float("-inf")     # clock s until which a second tap forgets the dice
 
     @property
     def current(self) -> Screen:
@@ -430,6 +437,29 @@ class App:
                 self.store.save_settings({CAP_KEY: str(self.drink_cap)})
             except Exception:
                 log.exception("could not save the drink cap %s", self.drink_cap)
+
+    def taught_throws(self) -> int:
+        """How many taught throws the store keeps (0 without a store)."""
+        return self.store.count_examples()[0] if self.store is not None else 0
+
+    def forget_dice(self) -> None:
+        """The menu's "forget these dice": a first tap asks for a second within ``FORGET_S``; the
+        second removes the taught dice from the store and the reader."""
+        now = self.clock()
+        if now > self._forget_until:
+            self._forget_until = now + FORGET_S
+            self.say(_("Tap again to forget the dice taught at this table"), seconds=FORGET_S)
+            return
+        self._forget_until = float("-inf")
+        try:
+            removed = self.store.forget_examples()
+        except Exception:
+            log.exception("could not forget the taught dice")
+            return
+        if self.hooks.forgot is not None:
+            self.hooks.forgot()
+        log.info("forgot the table's taught dice (%d crops): the shipped reader reads", removed)
+        self.say(_("The table forgot its dice: it reads as shipped"))
 
     def next_language(self) -> None:
         """The next language, kept in the store so that it outlives a restart (:func:`start_language`)."""

@@ -46,6 +46,7 @@ class CameraPipeline:
         self._lock = threading.Lock()
         self._calls: list[Callable] = []
         self._frame = None
+        self._settled = (None, None)
         self._dice: tuple = ()
         self._ok = True
         self._fault = False  # the status line says a camera or reader fault
@@ -74,6 +75,13 @@ class CameraPipeline:
         with self._lock:
             self._calls.append(lambda: fn(self.source))
 
+    @property
+    def last_settled(self):
+        """(the (H, W, 3) uint8 BGR frame, its ``DiceReading``) of the latest settled throw, or
+        (None, None) before the first."""
+        with self._lock:
+            return self._settled
+
     def feed(self):
         """The live view's data: (frame or None, dice of the latest reading, reading ok?, status)."""
         with self._lock:
@@ -101,6 +109,8 @@ class CameraPipeline:
         self.state = update.state
         self._show(frame, update)
         if update.settled is not None:
+            with self._lock:  # for a hand correction of this throw (appliance.teaching.keep_correction)
+                self._settled = (frame.image, update.settled.reading)
             self.on_settled(update.settled.reading)
             return update.settled.reading
         return None

@@ -149,8 +149,9 @@ def sheet(s) -> View:
                 choices=[Choice("back", _("Back"), style="quiet")])
 
 
-def menu(s, drink_cap: int = 0) -> View:
-    """The menu of session ``s`` (None: no game); ``drink_cap`` the drink cap now (0: none)."""
+def menu(s, drink_cap: int = 0, taught: int = 0) -> View:
+    """The menu of session ``s`` (None: no game); ``drink_cap`` the drink cap now (0: none);
+    ``taught`` the throws taught at this table (0: no "forget these dice")."""
     choices = []
     if s is not None and s.last_action and not s.over:
         choices.append(Choice("undo", _("Undo last action"), _describe(s.last_action, s.kind)))
@@ -160,8 +161,14 @@ def menu(s, drink_cap: int = 0) -> View:
     choices.append(Choice("lang", _language_name(), _("language")))
     cap = _("Drink cap: {count}").format(count=drink_cap) if drink_cap else _("Drink cap: off")
     choices.append(Choice("cap", cap, _("past it: water")))
+    if taught:
+        choices.append(Choice("forget", _("Forget these dice"),
+                              ngettext("{count} taught throw", "{count} taught throws", taught).format(count=taught),
+                              "danger"))
     choices.append(Choice("back", _("Back to the game"), style="primary"))
-    return View("menu", title=_("Menu"), prompt=game_name(s.kind) if s else "", choices=choices, columns=2)
+    # Seven buttons in two columns would put the last row under the message line at 800x480.
+    return View("menu", title=_("Menu"), prompt=game_name(s.kind) if s else "", choices=choices,
+                columns=2 if len(choices) <= 6 else 3)
 
 
 def over(s, evening: dict) -> View:

@@ -9,6 +9,8 @@ what was drawn where. Long player names (14 characters, the kiosk's limit) make 
 
 from __future__ import annotations
 
+import os
+
 import pygame
 import pygame.freetype
 import pytest
@@ -349,3 +351,44 @@ def test_the_check_notices_a_text_that_cannot_fit():
     assert any("eleven" in p and "cut to" in p for p in rec.problems)
     assert any("px wide" in p for p in rec.problems)
     assert any("no glyph" in p for p in rec.problems)
+
+
+SCREENSHOTS = os.environ.get("DICETABLE_SCREENSHOTS")  # a folder to save the menu with "forget these dice" to, to look at (None: not saved)
+
+
+# 800x480 is the tightest; DICETABLE_SCREENSHOTS=DIR FORGET_SIZES=800x480,1920x1080 saves both to look at.
+FORGET_SIZES = [tuple(int(v) for v in size.split("x")) for size in os.environ.get("FORGET_SIZES", "800x480").split(",")]
+
+
+@pytest.mark.parametrize("recorder", [(lang, size) for lang in i18n.LANGUAGES for size in FORGET_SIZES],
+                         indirect=True, ids=lambda p: f"{p[0]}-{p[1][0]}x{p[1][1]}")
+def test_forgetting_the_taught_dice_fits_the_menu_in_every_language(recorder, tmp_path):
+    """The menu's "forget these dice" with its count of taught throws (every plural form), its
+    "tap again" and its "forgot" message, with the longest menu (undo and the score sheet shown)."""
+    import numpy as np
+
+    from appliance.store import Store
+
+    app, show = recorder.app, recorder.show
+    app.store = Store.open(tmp_path)
+    app.setup.game_kind = "yacht"
+    assert app.start_game()
+    app.on_reading(reading((1, 2, 3, 4, 5)))
+    for n in (1, 2, 5, 21):
+        have = app.taught_throws()
+        app.store.add_throws([(np.zeros((2, 32, 32, 3), np.uint8), [3, 3])] * (n - have), "teach")
+        app.choose("menu")
+        show()
+        assert "forget" in [c.id for c in app.view().choices]
+        app.choose("back")
+    app.choose("menu")
+    app.choose("forget")
+    show()
+    if SCREENSHOTS:
+        pygame.image.save(recorder.surface, f"{SCREENSHOTS}/menu-forget-{recorder.lang}-{recorder.surface.get_width()}.png")
+    app.choose("forget")
+    show()
+    assert app.taught_throws() == 0 and "forget" not in [c.id for c in app.view().choices]
+    assert i18n._("The table forgot its dice: it reads as shipped") in recorder.texts
+    app.store.close()
+    assert not recorder.problems, "\n".join(recorder.problems)

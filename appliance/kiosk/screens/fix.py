@@ -77,10 +77,13 @@ class HandScreen(Dialog):
         self.dice: list[int] = []
         self.focus = 0
         self.replace = False
+        self.misread: tuple[int, ...] | None = None
 
     def open(self, n: int, start: list[int] | None, *, replace: bool) -> None:
         """Show the entry for ``n`` dice, starting from ``start`` (else all ones)."""
         self.replace = replace
+        # the misread roll this entry corrects (it replaces the last roll), for the table's taught dice
+        self.misread = tuple(start) if replace and start else None
         self.dice = start or [1] * n
         self.focus = 0
         self.app.screen = self.name
@@ -118,6 +121,8 @@ class HandScreen(Dialog):
             app.took(outcome, quiet=True)
         outcome = app.session.by_hand(self.dice)
         if outcome.accepted:
+            if app.hooks.corrected is not None:  # a throw corrected by hand: the table keeps its dice
+                app.hooks.corrected(list(self.dice), self.misread)
             app.screen = "play"  # before took: a roll that decides the game goes on to "over"
             app.took(outcome)
         else:

@@ -16,7 +16,7 @@ class SheetScreen(Dialog):
 
 
 class MenuScreen(Dialog):
-    """Undo, the score sheet, end the game, the language, the drink cap."""
+    """Undo, the score sheet, end the game, the language, the drink cap, forget the taught dice."""
 
     name = "menu"
 
@@ -25,10 +25,10 @@ class MenuScreen(Dialog):
         app = self.app
         return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
                 "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language(),
-                "cap": lambda _arg: app.next_drink_cap()}
+                "cap": lambda _arg: app.next_drink_cap(), "forget": lambda _arg: app.forget_dice()}
 
     def view(self):
-        return view.menu(self.app.session, self.app.drink_cap)
+        return view.menu(self.app.session, self.app.drink_cap, self.app.taught_throws())
 
 
 class OverScreen(Screen):

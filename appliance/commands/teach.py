@@ -1,0 +1,150 @@
+"""Teach the table its own dice: keep labelled throws in its store and adapt the face reader to them.
+
+IMAGE... with --values: each IMAGE is one throw, and each --values (given once per IMAGE, in the
+same order) says what its dice show, in any order ("1 3 3 4 6"). The reader finds the dice; there
+must be as many as values, and the values go to the dice as the shipped face reader finds likeliest
+(a die it misread gets the value left over). The candidates it is sure are no die are kept as
+"not a die".
+
+--manifest FILE reads labelled photos of a manifest in the dice-photos format (their label boxes
+give each die's value; excluded rows are skipped), the first --limit N of them (--source NAME:
+only that source's).
+
+--forget removes every taught crop and the adaptation: the table reads with the shipped model again.
+
+Every throw is checked before anything is kept: a wrong count, a value outside 1-6 or an image that
+cannot be read is an error (exit status 2) and nothing changes. Then the throws are kept in one
+commit (at most 3,000 crops, the oldest throws out first), the adaptation is fitted on all the
+table keeps and used only when it reads the held-aside throws at least as well as the shipped model;
+the last line says which, and why. `dicetable read/watch --state DIR` then read with it.
+
+--state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from appliance.commands import argtypes
+
+NAME = "dicetable teach"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``dicetable teach``."""
+    from appliance.config import DEFAULT_STATE_DIR
+
+    parser.add_argument("images", nargs="*", type=Path, metavar="IMAGE", help="photos of taught throws, one throw each")
+    parser.add_argument("--values", action="append", default=[], metavar='"V V ..."',
+                        help="the values one IMAGE's dice show, any order (once per IMAGE, in their order)")
+    parser.add_argument("--manifest", type=Path, metavar="FILE", help="labelled photos (dice-photos manifest.csv)")
+    parser.add_argument("--limit", type=argtypes.positive(int), metavar="N", help="--manifest: its first N photos")
+    parser.add_argument("--source", metavar="NAME", help="--manifest: only this source's photos")
+    parser.add_argument("--forget", action="store_true", help="forget these dice: remove every taught crop")
+    parser.add_argument("--state", type=Path, default=DEFAULT_STATE_DIR, metavar="DIR",
+                        help=f"the table's state directory (default {DEFAULT_STATE_DIR})")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Teaches, or forgets; returns the exit status (0, or 2 for bad labels or images, nothing kept)."""
+    problem = _usage_problem(args)
+    if problem:
+        print(f"{NAME}: {problem}", file=sys.stderr)
+        return 2
+    from appliance.store import Store, StoreError
+
+    try:
+        throws = None if args.forget else _throws(args)
+    except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
+        print(f"{NAME}: {exc}; nothing was taught", file=sys.stderr)
+        return 2
+    try:
+        store = Store.open(args.state)
+    except StoreError as exc:
+        print(f"{NAME}: {exc.strerror}", file=sys.stderr)
+        return 2
+    with store:
+        if args.forget:
+            print(f"forgot {store.forget_examples()} taught dice crops in {args.state}: the shipped model reads")
+            return 0
+        return _keep(store, throws, args)
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the combination of arguments, or None."""
+    forms = [bool(args.images), args.manifest is not None, args.forget]
+    if sum(forms) != 1:
+        return "give IMAGE... with --values, or --manifest FILE, or --forget (one of them)"
+    if args.images and len(args.values) != len(args.images):
+        return (f"{len(args.images)} image(s) but {len(args.values)} --values: give one --values per IMAGE, "
+                f'in the same order (e.g. a.jpg b.jpg --values "1 3 3 4 6" --values "2 5")')
+    if not args.images and args.values:
+        return "--values go with IMAGEs"
+    if args.manifest is None and (args.limit is not None or args.source is not None):
+        return "--limit and --source go with --manifest"
+    return None
+
+
+def _keep(store, throws, args) -> int:
+    from appliance import teaching
+
+    fitted = teaching.teach(store, [(crops, labels) for _name, crops, labels in throws],
+                            "manifest" if args.manifest else "teach")
+    dice = sum(int((labels > 0).sum()) for _name, _crops, labels in throws)
+    kept_throws, kept_crops, _last = store.count_examples()
+    print(f"taught {len(throws)} throws ({dice} dice) in {args.state}; the table keeps {kept_throws} throws "
+          f"({kept_crops} crops)")
+    print(("adaptation used: " if fitted.adaptation is not None else "adaptation not used: ") + fitted.reason)
+    return 0
+
+
+def _throws(args) -> list:
+    """[(name, crops, labels)] of every taught throw, all checked. Raises ValueError with the reason."""
+    from vision.reader import _models
+
+    models = _models()
+    if args.manifest is not None:
+        return _manifest_throws(args, models)
+    from vision.examples import LabelError, from_values
+
+    out = []
+    for path, values in zip(args.images, args.values):
+        frame = _image(path)
+        try:
+            crops, labels = from_values(frame, values.replace(",", " ").split(), models)
+        except LabelError as exc:
+            raise LabelError(f"{path}: {exc}") from None
+        out.append((str(path), crops, labels))
+    return out
+
+
+def _manifest_throws(args, models) -> list:
+    from vision.examples import from_boxes
+    from vision.photos import load_manifest
+
+    try:
+        photos = [p for p in load_manifest(args.manifest) if not p.excluded
+                  and (args.source is None or p.source == args.source)]
+    except OSError as exc:
+        raise ValueError(f"cannot read the manifest {args.manifest}: {exc.strerror or exc}") from None
+    if not photos:
+        raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
+    out = []
+    for photo in photos[:args.limit]:
+        crops, labels = from_boxes(_image(photo.path), photo, models)
+        out.append((photo.file, crops, labels))
+    return out
+
+
+def _image(path: Path):
+    """The (H, W, 3) uint8 BGR image at ``path``. Raises ValueError naming it."""
+    import cv2
+
+    from appliance.commands.read import _not_an_image
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if Path(path).is_file() else None
+    if image is None:
+        raise ValueError(_not_an_image(Path(path)))
+    return image

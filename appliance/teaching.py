@@ -1,0 +1,162 @@
+"""The table's own dice between the store and the reader: teach throws, fit the adaptation, read with it.
+
+``teach(store, throws, source)`` keeps the labelled crops of taught throws (``appliance.store``),
+fits the adaptation on every crop the table keeps (``vision.adapt.fit``, its held-aside check
+included) and saves it, or its absence, with the reason, as the setting ``adaptation``. The kiosk
+and ``dicetable read/watch --state`` read with ``adaptation(store)``: the saved one when it was
+fitted on the crops kept now and on the face model shipped now, else one fitted afresh (a pulled
+plug between keeping the crops and saving the fit, a new face model): it is never stale.
+
+The journal gets one line per fit: used or not, and why.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+log = logging.getLogger(__name__)
+
+KEY = "adaptation"
+
+
+def _models():
+    from vision.reader import _models as shipped
+
+    return shipped()
+
+
+def _face_model() -> str:
+    from vision.adapt import model_id
+    from vision.reader import MODELS
+
+    return model_id(MODELS / "face.onnx")
+
+
+def _fit_kept(store, models=None):
+    """The ``vision.adapt.Fitted`` of every crop the store keeps, and what it was fitted on."""
+    from vision.adapt import Examples, fit
+
+    crops, labels, throws = store.examples()
+    stamp = {"face_model": _face_model(), "last_throw": int(throws.max()) if len(throws) else 0,
+             "crops": int(len(labels))}
+    models = models or _models()
+    fitted = fit(models.faces, Examples(crops, labels, throws), face_model=stamp["face_model"],
+                 sure_at=models.gate.sure_at)
+    log.info("the table's dice: %s", fitted.reason)
+    return fitted, stamp
+
+
+def refit(store, models=None):
+    """Fit the adaptation on every crop the store keeps and save it (or that there is none, and
+    why) in one commit. Returns the ``vision.adapt.Fitted``."""
+    fitted, stamp = _fit_kept(store, models)
+    saved = {**stamp, "reason": fitted.reason,
+             "heads": None if fitted.adaptation is None else fitted.adaptation.to_json()}
+    store.save_settings({KEY: json.dumps(saved)})
+    return fitted
+
+
+def teach(store, throws, source: str, models=None):
+    """Keep the taught ``throws`` (pairs of (N, 32, 32, 3) uint8 BGR crops and their N values 1-6
+    or 0) and fit the adaptation again. Returns the ``vision.adapt.Fitted``. Raises ValueError
+    (nothing kept) for crops or values the store refuses."""
+    store.add_throws(throws, source)
+    return refit(store, models)
+
+
+def adaptation(store, models=None):
+    """(the ``vision.adapt.Adaptation`` to read with or None, the reason in one sentence): the
+    saved one when it is current, else fitted afresh in memory (see the module docstring)."""
+    from vision.adapt import Adaptation
+
+    saved = _saved(store)
+    _throws, crops, last = store.count_examples()
+    if crops == 0:
+        return None, "no dice taught at this table: the shipped model reads"
+    if saved and saved.get("face_model") == _face_model() and saved.get("last_throw") == last \
+            and saved.get("crops") == crops:
+        try:
+            heads = saved.get("heads")
+            return (None if heads is None else Adaptation.from_json(heads)), str(saved.get("reason", ""))
+        except ValueError:
+            pass  # a damaged setting: fitted again below
+    fitted, _stamp = _fit_kept(store, models)
+    return fitted.adaptation, fitted.reason
+
+
+def _saved(store) -> dict | None:
+    text = store.setting(KEY)
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def reader(state_dir, name: str):
+    """``vision.reader.read_dice`` reading with the adaptation of the table whose state directory is
+    ``state_dir`` (``dicetable read/watch --state``), if it has one; the reason goes to standard
+    error, prefixed with the command's ``name``. None, with the reason on standard error, when the
+    directory holds no store or it cannot be opened (nothing is created)."""
+    import sys
+    from functools import partial
+    from pathlib import Path
+
+    from appliance.store import FILENAME, Store, StoreError
+    from vision.reader import read_dice
+
+    if not (Path(state_dir) / FILENAME).is_file():
+        print(f"{name}: {state_dir} holds no taught dice (teach them first: dicetable teach ... --state {state_dir})",
+              file=sys.stderr)
+        return None
+    try:
+        with Store.open(state_dir) as store:
+            found, reason = adaptation(store)
+    except StoreError as exc:
+        print(f"{name}: {exc.strerror}", file=sys.stderr)
+        return None
+    print(f"{name}: {reason}", file=sys.stderr)
+    return partial(read_dice, adaptation=found)
+
+
+def keep_correction(store, image, reading, values, misread, models=None) -> bool:
+    """Keep a throw corrected by hand on the kiosk as taught dice: ``image`` (H, W, 3) uint8 BGR and
+    ``reading`` the camera's latest settled throw (``CameraPipeline.last_settled``), ``values`` the
+    dice entered, ``misread`` the roll they replace (None: entered for a roll due now). Kept only when
+    that frame is the throw corrected: the misread roll was its reading, or (a roll due now) its
+    reading was unreadable; and when the reader finds as many dice there as values. Returns whether
+    it was kept; the journal says why not. The adaptation takes it in at the next start."""
+    from vision.examples import LabelError, from_values
+
+    if image is None or reading is None:
+        return False
+    if (sorted(reading.values) != sorted(misread) or not reading.ok) if misread is not None else reading.ok:
+        log.info("a hand correction not kept as taught dice: the camera's last throw is not the one corrected")
+        return False
+    try:
+        crops, labels = from_values(image, values, models or _models())
+    except LabelError as exc:
+        log.info("a hand correction not kept as taught dice: %s", exc)
+        return False
+    store.add_throws([(crops, labels)], "correction")
+    log.info("kept a throw corrected by hand (%s) as taught dice", " ".join(map(str, values)))
+    return True
+
+
+class TableReader:
+    """The kiosk's reader: ``vision.reader.read_dice`` with the table's adaptation, which can be
+    dropped while it runs ("forget these dice" on the menu). Called as ``read_dice`` is, from the
+    camera thread; ``adaptation`` is replaced whole, never changed in place."""
+
+    def __init__(self, adaptation=None):
+        self.adaptation = adaptation
+
+    def __call__(self, image, expected=None, reference=None):
+        from vision.reader import read_dice
+
+        return read_dice(image, expected=expected, reference=reference, adaptation=self.adaptation)
+
+    def forget(self) -> None:
+        """Read with the shipped model from the next frame on."""
+        self.adaptation = None

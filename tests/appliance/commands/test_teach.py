@@ -1,0 +1,128 @@
+"""dicetable teach: labelled throws are kept and the table adapts; bad labels change nothing;
+read and watch with --state read with the table's adaptation, and without it as shipped."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from appliance.cli import main
+from appliance.store import Store
+from vision.adapt import Adaptation
+from vision.synth import TableLook, render_still
+
+THROWS = [(3, 4, 5), (6, 1, 1), (5, 6, 2), (2, 6, 3), (2, 5, 2), (3, 4, 4)]
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """Photos of six throws of one synthetic table, and their values."""
+    folder = tmp_path_factory.mktemp("throws")
+    look = TableLook.random(3, (640, 480))
+    paths = []
+    for n, values in enumerate(THROWS):
+        image, _truth = render_still(values, seed=200 + n, look=look)
+        paths.append(folder / f"throw{n}.png")
+        cv2.imwrite(str(paths[-1]), image)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def taught_once(photos, tmp_path_factory):
+    """A state directory taught the six throws once (copied by the tests that only read it)."""
+    state = tmp_path_factory.mktemp("taught")
+    assert main(["teach", *teach_args(photos), "--state", str(state)]) == 0
+    return state
+
+
+@pytest.fixture
+def taught(taught_once, tmp_path):
+    state = tmp_path / "state"
+    shutil.copytree(taught_once, state)
+    return state
+
+
+def teach_args(paths, throws=THROWS):
+    return [str(p) for p in paths] + [a for v in throws for a in ("--values", " ".join(map(str, v)))]
+
+
+def kept(state):
+    with Store.open(state) as s:
+        return s.count_examples(), s.setting("adaptation")
+
+
+def test_teaching_keeps_the_throws_and_says_whether_the_adaptation_is_used(photos, taught, capsys):
+    assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(taught)]) == 0
+    out = capsys.readouterr().out
+    assert "taught 2 throws (6 dice)" in out and "adaptation used: adapted to 8 taught throws" in out
+    (throws, crops, _last), saved = kept(taught)
+    assert throws == 8 and crops >= 24 and json.loads(saved)["heads"]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda a: a[:-1] + ["3 4"], "finds 3 dice there, but 2 values were given"),
+    (lambda a: a[:-1] + ["3 4 7"], "a die's value is 1-6, not '7'"),
+    (lambda a: ["missing.png"] + a[1:], "missing.png: no such file"),
+    (lambda a: a[:-2], "6 image(s) but 5 --values"),
+])
+def test_bad_labels_are_an_error_and_change_nothing(photos, taught, capsys, change, message):
+    before = kept(taught)
+    capsys.readouterr()
+    assert main(["teach", *change(teach_args(photos)), "--state", str(taught)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert kept(taught) == before
+
+
+def test_a_bad_label_on_a_new_table_creates_no_store(photos, tmp_path, capsys):
+    assert main(["teach", str(photos[0]), "--values", "1 2", "--state", str(tmp_path / "new")]) == 2
+    assert not (tmp_path / "new").exists()
+
+
+def force_threes(state):
+    """Replace the saved heads by ones that read every die as a 3 (the fit's stamp kept)."""
+    with Store.open(state) as s:
+        saved = json.loads(s.setting("adaptation"))
+        a = Adaptation.from_json(saved["heads"])
+        threes = Adaptation(a.mean, a.scale, np.zeros_like(a.value_w), np.array([0, 0, 60.0, 0, 0, 0]),
+                            np.zeros_like(a.face_w), 0.0, a.face_model)
+        s.save_settings({"adaptation": json.dumps({**saved, "heads": threes.to_json()})})
+
+
+def test_read_with_state_reads_with_the_tables_adaptation_and_without_it_as_shipped(photos, taught, capsys):
+    force_threes(taught)
+    capsys.readouterr()
+    assert main(["read", str(photos[0]), "--dice", "3", "--state", str(taught)]) == 0
+    assert capsys.readouterr().out.startswith(f"{photos[0]}: 3 3 3")
+    assert main(["read", str(photos[0]), "--dice", "3"]) == 0
+    assert capsys.readouterr().out.startswith(f"{photos[0]}: 3 4 5")
+
+
+def test_watch_with_state_reads_with_the_tables_adaptation(photos, taught, tmp_path, capsys):
+    force_threes(taught)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "a.png").write_bytes(photos[1].read_bytes())
+    capsys.readouterr()
+    assert main(["watch", str(folder), "--dice", "3", "--hold", "1", "--state", str(taught)]) == 0
+    assert ": 3 3 3" in capsys.readouterr().out
+    assert main(["watch", str(folder), "--dice", "3", "--hold", "1"]) == 0
+    assert ": 1 1 6" in capsys.readouterr().out
+
+
+def test_forgetting_the_dice_makes_the_table_read_as_shipped(photos, taught, capsys):
+    force_threes(taught)
+    assert main(["teach", "--forget", "--state", str(taught)]) == 0
+    assert "forgot" in capsys.readouterr().out
+    assert main(["read", str(photos[0]), "--dice", "3", "--state", str(taught)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"{photos[0]}: 3 4 5") and "no dice taught" in captured.err
+
+
+def test_read_with_a_state_that_holds_no_store_is_an_error_and_creates_nothing(photos, tmp_path, capsys):
+    assert main(["read", str(photos[0]), "--state", str(tmp_path / "none")]) == 2
+    assert "holds no taught dice" in capsys.readouterr().err and not (tmp_path / "none").exists()

@@ -1,0 +1,105 @@
+"""The table's taught dice in the store: kept by throw, bounded (oldest throws out), forgotten on
+request, added to a store of the previous version in place, and never half-written."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import appliance.store as store_module
+from appliance.store import FILENAME, SCHEMA_VERSION, Store
+
+
+def throw(n: int, value: int = 3, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 256, (n, 32, 32, 3), dtype=np.uint8), [value] * n
+
+
+def test_taught_throws_come_back_exactly_after_reopening(tmp_path):
+    a, b = throw(5, 4, seed=1), throw(2, 0, seed=2)
+    with Store.open(tmp_path) as s:
+        assert s.add_throws([a, b], "teach") == [1, 2]
+    with Store.open(tmp_path) as s:
+        crops, values, throws = s.examples()
+        assert s.count_examples() == (2, 7, 2)
+    assert np.array_equal(crops, np.concatenate([a[0], b[0]])) and crops.dtype == np.uint8
+    assert list(values) == [4] * 5 + [0] * 2 and list(throws) == [1] * 5 + [2] * 2
+
+
+def test_the_store_keeps_at_most_its_bound_and_drops_the_oldest_throws_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "MAX_EXAMPLES", 12)
+    with Store.open(tmp_path) as s:
+        for k in range(6):
+            s.add_throws([throw(5, k + 1, seed=k)], "teach")
+        crops, values, throws = s.examples()
+    # 30 crops taught, 12 kept at most: whole throws go, the oldest first, so the newest two stay
+    assert list(values) == [5] * 5 + [6] * 5 and list(np.unique(throws)) == [5, 6]
+
+
+def test_forgetting_these_dice_removes_every_crop_and_the_adaptation(tmp_path):
+    with Store.open(tmp_path) as s:
+        s.add_throws([throw(5), throw(3)], "teach")
+        s.save_settings({"adaptation": "{}", "language": "lv"})
+        assert s.forget_examples() == 8
+    with Store.open(tmp_path) as s:
+        assert s.count_examples() == (0, 0, 0) and s.setting("adaptation") is None
+        assert s.setting("language") == "lv"  # the rest of the settings stay
+
+
+@pytest.mark.parametrize("bad", [(np.zeros((2, 32, 32), np.uint8), [1, 2]), (np.zeros((2, 32, 32, 3)), [1, 2]),
+                                 (np.zeros((2, 32, 32, 3), np.uint8), [1, 7]), (np.zeros((2, 32, 32, 3), np.uint8), [1])])
+def test_a_bad_throw_is_refused_and_nothing_of_the_batch_is_kept(tmp_path, bad):
+    with Store.open(tmp_path) as s:
+        with pytest.raises(ValueError):
+            s.add_throws([throw(5), bad], "teach")
+        assert s.count_examples() == (0, 0, 0)
+
+
+def test_a_store_of_the_previous_version_gets_the_taught_dice_in_place(tmp_path):
+    with Store.open(tmp_path) as s:
+        game = s.start_game({"game": "maexle", "players": ["Ann", "Bo"]})
+        s.record(game, {"announce": 31}, [])
+        s.save_settings({"language": "de"})
+    db = sqlite3.connect(tmp_path / FILENAME)
+    db.executescript("DROP TABLE examples; PRAGMA user_version = 2;")  # as version 2 wrote it
+    db.close()
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and s.moved_to is None
+        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert s.setting("language") == "de" and len(s.unfinished().actions) == 1
+        s.add_throws([throw(2)], "teach")
+    with Store.open(tmp_path) as s:
+        assert s.count_examples() == (1, 2, 1)
+
+
+TEACHER = textwrap.dedent("""
+    import sys
+    import numpy as np
+    from appliance.store import Store
+    store = Store.open(sys.argv[1])
+    rng = np.random.default_rng(0)
+    for n in range(10_000):
+        crops = rng.integers(0, 256, (5, 32, 32, 3), dtype=np.uint8)
+        store.add_throws([(crops, [n % 6 + 1] * 5)], "teach")
+        print(n, flush=True)
+""")
+
+
+def test_a_pulled_plug_mid_teach_loses_no_throw_that_was_kept(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", TEACHER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    said = [proc.stdout.readline() for _ in range(40)]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    committed = len([line for line in said if line.strip()])
+    with Store.open(tmp_path) as s:
+        assert s.notice is None
+        crops, values, throws = s.examples()
+    n = len(np.unique(throws))
+    assert n >= committed and len(values) == 5 * n  # every throw said kept is there, none in part
+    assert all(len(set(values[throws == t])) == 1 for t in np.unique(throws))

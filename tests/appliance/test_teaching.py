@@ -1,0 +1,55 @@
+"""A throw corrected by hand on the kiosk is kept as the table's taught dice, but only when the
+camera's last frame is that throw; the saved adaptation is used only while it is current."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from appliance import teaching
+from appliance.store import Store
+from vision.reading import DiceReading
+from vision.reader import read_dice
+from vision.synth import TableLook, render_still
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.open(tmp_path) as s:
+        yield s
+
+
+def frame(values=(2, 5), seed=11):
+    image, _ = render_still(values, seed=seed, look=TableLook())
+    return image, read_dice(image, expected=len(values))
+
+
+def test_a_misread_roll_corrected_by_hand_is_kept_with_the_values_entered(store):
+    image, reading = frame()
+    assert reading.ok
+    assert teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
+    _crops, labels, _throws = store.examples()
+    assert sorted(labels[labels > 0]) == [2, 5]
+
+
+def test_a_hand_entry_whose_throw_the_camera_did_not_settle_on_is_not_kept(store):
+    image, reading = frame()
+    assert not teaching.keep_correction(store, image, reading, [2, 5], misread=(3, 3))  # another throw
+    assert not teaching.keep_correction(store, image, reading, [2, 5], misread=None)  # it read that one fine
+    assert not teaching.keep_correction(store, None, None, [2, 5], misread=(2, 5))  # no camera
+    unreadable = DiceReading("unreadable", reading.dice, reason="unsure", kind="unsure")
+    assert not teaching.keep_correction(store, image, unreadable, [2, 5, 6], misread=None)  # 2 dice, 3 values
+    assert store.count_examples() == (0, 0, 0)
+    assert teaching.keep_correction(store, image, unreadable, [5, 2], misread=None)
+
+
+def test_the_saved_adaptation_is_used_only_while_it_matches_the_kept_dice(store):
+    image, reading = frame()
+    for _ in range(2):
+        teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
+    teaching.refit(store)
+    saved = json.loads(store.setting("adaptation"))
+    assert saved["crops"] == store.count_examples()[1] and "too few taught throws" in saved["reason"]
+    store.save_settings({"adaptation": json.dumps({**saved, "reason": "stale", "last_throw": 99})})
+    assert teaching.adaptation(store)[1] != "stale"  # fitted afresh: the saved one is of other dice

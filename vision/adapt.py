@@ -1,0 +1,321 @@
+"""A table's own dice: a small per-table head on the face reader's embedding, fitted in numpy.
+
+The shipped face reader (``vision.faces``) gives, for each crop, eight logits and a 96-number
+embedding. From one table's labelled crops (``Examples``: values 1-6, and optionally 0 for "not a
+die") two small residual heads are fitted on the standardised embedding:
+
+- the value head adds ``x @ W + b`` to the shipped logits of the values 1-6 (which face it shows);
+- the face head, only when both dice and "not a die" crops were taught, adds ``x @ w + c`` to the
+  logit of "a readable face" (whether it is a die's face at all).
+
+Both are L2-regularised multinomial logistic regressions with the shipped logits as offsets, so a
+head that learned nothing reads as the shipped model does; the probability of a cocked die keeps its
+shipped share. Fitting is a few hundred accelerated gradient steps (well under a second for
+thousands of crops).
+
+The check: the taught throws are dealt, seeded and by throw (a throw's dice are never on both
+sides), into ``FOLDS`` folds; each fold is held aside in turn and read by heads fitted on the
+others, so every taught throw is read once by heads that never saw it. The heads (then fitted on
+all the throws) are used only when those held-aside readings are at least as good as the shipped
+model's on every count: throws read right, crops read right, and crops read surely wrong (what
+would be an "ok" reading with a wrong value, ``_score``); otherwise ``fit`` returns no adaptation
+and says why, for the journal. The ridge penalty is the better of ``L2_CHOICES`` on the same check.
+
+>>> import numpy as np
+>>> examples = Examples.empty()
+>>> fit(None, examples).adaptation is None
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.faces import CLASSES, COCKED, CROP, NOT_A_FACE, crop, softmax
+
+MIN_THROWS = 4  # fewer taught throws than this leave too little to fit and to hold aside
+FOLDS = 4  # every taught throw is held aside once, in one of this many seeded folds
+MIN_NOT_A_DIE = 20  # "not a die" crops (and dice) needed before the face head is fitted
+# The heads' ridge penalties tried (on standardised embeddings): ten taught throws are a few dozen
+# crops against 96 numbers each, so the penalty must be strong; the check picks one.
+L2_CHOICES = (1.0, 10.0)
+STEPS = 300
+
+
+@dataclass(frozen=True)
+class Examples:
+    """One table's labelled crops.
+
+    crops: (N, CROP, CROP, 3) uint8 BGR, cut as the face reader cuts them (``vision.faces.crop``).
+    labels: (N,) int64, 1-6 the value shown, 0 not a die. throws: (N,) int64, the throw each crop
+    came from (the check splits by throw). Raises ValueError when the shapes or labels disagree.
+    """
+
+    crops: np.ndarray
+    labels: np.ndarray
+    throws: np.ndarray
+
+    def __post_init__(self):
+        n = len(self.labels)
+        if self.crops.shape != (n, CROP, CROP, 3) or self.crops.dtype != np.uint8:
+            raise ValueError(f"crops must be ({n}, {CROP}, {CROP}, 3) uint8, not {self.crops.shape} {self.crops.dtype}")
+        if self.throws.shape != (n,) or self.labels.shape != (n,):
+            raise ValueError("labels and throws must be one per crop")
+        if n and (self.labels.min() < 0 or self.labels.max() > 6):
+            raise ValueError("labels are 1-6 (a value) or 0 (not a die)")
+
+    @classmethod
+    def empty(cls) -> Examples:
+        """No examples."""
+        return cls(np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+    @property
+    def n_throws(self) -> int:
+        """How many throws the crops came from."""
+        return len(np.unique(self.throws))
+
+    def subset(self, mask: np.ndarray) -> Examples:
+        """The examples where the (N,) bool ``mask`` is true."""
+        return Examples(self.crops[mask], self.labels[mask], self.throws[mask])
+
+
+def _standardise(emb: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    return (emb.astype(np.float64) - mean) / scale
+
+
+@dataclass(frozen=True)
+class Adaptation:
+    """The fitted heads (float64): ``mean``, ``scale`` (E,) standardise the embedding; ``value_w``
+    (E, 6), ``value_b`` (6,); ``face_w`` (E,), ``face_b`` (a zero head when not fitted).
+    ``face_model``: the SHA-1 of the face.onnx it was fitted on (another model needs another fit)."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    value_w: np.ndarray
+    value_b: np.ndarray
+    face_w: np.ndarray
+    face_b: float
+    face_model: str = ""
+
+    def adapt(self, logits: np.ndarray, emb: np.ndarray) -> np.ndarray:
+        """(N, CLASSES) float64 probabilities from the shipped (N, CLASSES) logits and (N, E)
+        embeddings: the values redistributed by the value head, the share of a readable face moved
+        by the face head, the cocked share of a readable face kept."""
+        pr = softmax(logits)
+        x = _standardise(emb, self.mean, self.scale)
+        readable = np.clip(1.0 - pr[:, NOT_A_FACE], 1e-9, 1 - 1e-9)
+        z = np.log(readable) - np.log1p(-readable) + x @ self.face_w + self.face_b
+        readable_new = 1.0 / (1.0 + np.exp(-z))
+        cocked_share = pr[:, COCKED] / readable
+        values = softmax(logits[:, 1:COCKED].astype(np.float64) + x @ self.value_w + self.value_b)
+        out = np.empty_like(pr)
+        out[:, NOT_A_FACE] = 1.0 - readable_new
+        out[:, COCKED] = readable_new * cocked_share
+        out[:, 1:COCKED] = (readable_new * (1.0 - cocked_share))[:, None] * values
+        return out
+
+    def to_json(self) -> str:
+        """The heads as JSON text (a few thousand numbers), for the store."""
+        return json.dumps({k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()})
+
+    @classmethod
+    def from_json(cls, text: str) -> Adaptation:
+        """The heads from ``to_json`` text. Raises ValueError when it is not such text."""
+        try:
+            data = json.loads(text)
+            arrays = {k: np.asarray(data[k], np.float64) for k in ("mean", "scale", "value_w", "value_b", "face_w")}
+            out = cls(**arrays, face_b=float(data["face_b"]), face_model=str(data.get("face_model", "")))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not an adaptation ({exc})") from None
+        e = len(out.mean)
+        if out.scale.shape != (e,) or out.value_w.shape != (e, 6) or out.value_b.shape != (6,) or out.face_w.shape != (e,):
+            raise ValueError("not an adaptation (its arrays disagree)")
+        return out
+
+
+def model_id(path: Path) -> str:
+    """The SHA-1 of a face.onnx file (hex), which an adaptation names. Raises OSError."""
+    return hashlib.sha1(Path(path).read_bytes()).hexdigest()
+
+
+class AdaptedFaces:
+    """A face reader that reads with a table's adaptation: the shipped ``FaceReader``'s interface
+    (``probabilities``, ``logits``, ``outputs``), so ``vision.reader.Models`` can hold it. The
+    network runs once per crop as before; the heads add well under a millisecond a frame."""
+
+    def __init__(self, base, adaptation: Adaptation):
+        self.base, self.adaptation = base, adaptation
+
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        """The shipped logits (the adaptation acts on probabilities)."""
+        return self.base.logits(crops)
+
+    def outputs(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The shipped ((N, CLASSES) logits, (N, E) embeddings)."""
+        return self.base.outputs(crops)
+
+    def probabilities(self, bgr: np.ndarray, dice) -> np.ndarray:
+        """(N, CLASSES) float64 adapted probabilities for the candidates ``dice`` (each with
+        ``center`` and ``size`` px) of an (H, W, 3) uint8 BGR frame; (0, CLASSES) for none."""
+        if not dice:
+            return np.zeros((0, CLASSES))
+        logits, emb = self.base.outputs(np.stack([crop(bgr, d.center, d.size) for d in dice]))
+        return self.adaptation.adapt(logits, emb)
+
+
+# --- fitting ---------------------------------------------------------------------------------------
+
+def _top_eigenvalue(gram: np.ndarray, rounds: int = 30) -> float:
+    """The largest eigenvalue of a symmetric positive semi-definite matrix by power iteration, a
+    little over (an SVD is far slower on a busy Pi and needs no such precision for a step size)."""
+    v = np.ones(len(gram)) / np.sqrt(len(gram))
+    lam = 0.0
+    for _ in range(rounds):
+        w = gram @ v
+        lam = float(np.linalg.norm(w))
+        if lam == 0.0:
+            return 0.0
+        v = w / lam
+    return 1.05 * lam
+
+
+def _logistic(x: np.ndarray, offset: np.ndarray, y: np.ndarray, l2: float, steps: int = STEPS):
+    """Weights (D, K) and bias (K,) minimising the mean cross-entropy of softmax(offset + x W + b)
+    against the (N,) int labels 0..K-1, plus l2/2 |W|^2: Nesterov-accelerated gradient descent with
+    the step of the loss's Lipschitz bound (no line search, so its time is fixed)."""
+    n, d = x.shape
+    k = offset.shape[1]
+    xb = np.hstack([x, np.ones((n, 1))])
+    target = np.eye(k)[y]
+    step = 1.0 / (0.5 * _top_eigenvalue(xb.T @ xb) / n + l2)
+    theta = prev = np.zeros((d + 1, k))
+    reg = np.ones((d + 1, 1))
+    reg[-1] = 0.0  # the bias is not penalised
+    for i in range(steps):
+        look = theta + (i / (i + 3)) * (theta - prev)
+        grad = xb.T @ (softmax(offset + xb @ look) - target) / n + l2 * reg * look
+        prev, theta = theta, look - step * grad
+    return theta[:-1], theta[-1]
+
+
+def fit_heads(logits: np.ndarray, emb: np.ndarray, labels: np.ndarray, face_model: str = "",
+              l2: float = L2_CHOICES[0]) -> Adaptation:
+    """The heads fitted on all of the given crops: (N, CLASSES) shipped logits, (N, E) embeddings,
+    (N,) labels 0-6 (at least one value 1-6), ridge penalty ``l2``. Raises ValueError when no crop
+    shows a value."""
+    dice = labels > 0
+    if not dice.any():
+        raise ValueError("no die among the examples")
+    mean = emb[dice].mean(axis=0).astype(np.float64)
+    scale = emb[dice].std(axis=0).astype(np.float64) + 1e-3
+    x = _standardise(emb, mean, scale)
+    value_w, value_b = _logistic(x[dice], logits[dice, 1:COCKED].astype(np.float64), labels[dice] - 1, l2)
+    e = emb.shape[1]
+    face_w, face_b = np.zeros(e), 0.0
+    if (~dice).sum() >= MIN_NOT_A_DIE and dice.sum() >= MIN_NOT_A_DIE:
+        p0 = np.clip(softmax(logits)[:, NOT_A_FACE], 1e-9, 1 - 1e-9)
+        offset = np.stack([np.log(p0), np.log1p(-p0)], axis=1)
+        w2, b2 = _logistic(x, offset, dice.astype(np.int64), l2)
+        face_w, face_b = w2[:, 1] - w2[:, 0], float(b2[1] - b2[0])
+    return Adaptation(mean, scale, value_w, value_b, face_w, face_b, face_model)
+
+
+def _score(pr: np.ndarray, labels: np.ndarray, throws: np.ndarray, sure_at: float) -> tuple[int, int, int]:
+    """(throws read right, crops read right, minus the crops read surely wrong) for (N, CLASSES)
+    probabilities, each the higher the better: a die's crop is right when a readable face is
+    likelier than not and its likeliest value is the label, surely wrong when that value is another
+    and at least ``sure_at`` likely given a face (the reader would call it ok); a "not a die" crop
+    is right when it is not readable, surely wrong when it would be a sure die; a throw is right
+    when all of its crops are."""
+    readable = pr[:, NOT_A_FACE] < 0.5
+    value = np.argmax(pr[:, 1:COCKED], axis=1) + 1
+    sure = pr[:, 1:COCKED].max(axis=1) / np.maximum(1.0 - pr[:, NOT_A_FACE], 1e-12) >= sure_at
+    right = np.where(labels > 0, readable & (value == labels), ~readable)
+    surely_wrong = readable & sure & ((labels == 0) | (value != labels))
+    throws_right = sum(bool(right[throws == t].all()) for t in np.unique(throws))
+    return throws_right, int(right.sum()), -int(surely_wrong.sum())
+
+
+def folds(throws: np.ndarray, seed: int = 0, k: int = FOLDS) -> np.ndarray:
+    """(N,) int: the fold of each crop's throw (of the (N,) int ``throws``): the throws in a seeded
+    order dealt round ``k`` folds, so a throw's crops always share a fold."""
+    ids = np.random.default_rng(seed).permutation(np.unique(throws))
+    fold_of = {int(t): i % k for i, t in enumerate(ids)}
+    return np.array([fold_of[int(t)] for t in throws], np.int64)
+
+
+def _out_of_fold(logits, emb, labels, fold, l2: float) -> np.ndarray:
+    """(N, CLASSES): each crop read by heads fitted without its fold (the shipped reading where
+    the rest holds no die)."""
+    out = softmax(logits)
+    for k in np.unique(fold):
+        rest = fold != k
+        if (labels[rest] > 0).any():
+            heads = fit_heads(logits[rest], emb[rest], labels[rest], l2=l2)
+            out[~rest] = heads.adapt(logits[~rest], emb[~rest])
+    return out
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """What ``fit`` made: the adaptation to read with, or None (the shipped model stays); the
+    reason, one sentence for the journal; the held-aside figures (``_score``) of the shipped model
+    and of the adaptation, the throws checked, and the fitting time in s."""
+
+    adaptation: Adaptation | None
+    reason: str
+    shipped: tuple[int, int, int] = (0, 0, 0)
+    adapted: tuple[int, int, int] = (0, 0, 0)
+    held_throws: int = 0
+    seconds: float = 0.0
+
+
+def embed(faces, crops: np.ndarray, batch: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """The shipped ((N, CLASSES) logits, (N, E) embeddings) float32 of (N, CROP, CROP, 3) uint8 BGR
+    crops (``faces``: a ``FaceReader``). In batches of one size, the last one padded: cv2.dnn sets
+    itself up again for every new input shape, which costs more than the crops themselves."""
+    if not len(crops):
+        return np.zeros((0, CLASSES), np.float32), np.zeros((0, 0), np.float32)
+    parts = []
+    for i in range(0, len(crops), batch):
+        part = crops[i:i + batch]
+        padded = np.concatenate([part, np.zeros((batch - len(part),) + part.shape[1:], np.uint8)])
+        logits, emb = faces.outputs(padded)
+        parts.append((logits[:len(part)], emb[:len(part)]))
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", sure_at: float = 0.95) -> Fitted:
+    """The table's adaptation from its ``examples``, checked on held-aside throws (see the module
+    docstring). ``faces``: the shipped ``FaceReader`` (unused when there is nothing to fit).
+    ``seed``: the folds. ``sure_at``: the reader's sure value (``Gate.sure_at``), for "surely
+    wrong". Never raises for too few or unsuitable examples: the ``Fitted`` then has no adaptation
+    and says why."""
+    import time
+
+    t0 = time.perf_counter()
+    n_throws = examples.n_throws
+    if n_throws < MIN_THROWS:
+        return Fitted(None, f"too few taught throws ({n_throws}; at least {MIN_THROWS}): the shipped model reads")
+    logits, emb = embed(faces, examples.crops)
+    if emb.shape[1] == 0:
+        return Fitted(None, "the face model gives no embedding: the shipped model reads")
+    lab, thr = examples.labels, examples.throws
+    fold = folds(thr, seed)
+    shipped = _score(softmax(logits), lab, thr, sure_at)
+    tried = {l2: _score(_out_of_fold(logits, emb, lab, fold, l2), lab, thr, sure_at) for l2 in L2_CHOICES}
+    l2 = max(tried, key=lambda k: tried[k])
+    adapted = tried[l2]
+    figures = (f"each of {n_throws} throws held aside once: shipped {shipped[0]} throws / {shipped[1]} crops "
+               f"right / {-shipped[2]} surely wrong, adapted {adapted[0]} / {adapted[1]} / {-adapted[2]}")
+    if any(a < b for a, b in zip(adapted, shipped)):
+        return Fitted(None, f"the adaptation reads worse ({figures}): the shipped model reads",
+                      shipped, adapted, n_throws, time.perf_counter() - t0)
+    adaptation = fit_heads(logits, emb, lab, face_model, l2)
+    return Fitted(adaptation, f"adapted to {n_throws} taught throws ({figures})", shipped, adapted,
+                  n_throws, time.perf_counter() - t0)
