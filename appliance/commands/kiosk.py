@@ -188,7 +188,8 @@ class Appliance:
         except Exception as exc:
             self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
             return None, None
-        detector = SettleDetector(read_dice, tray=self.cfg.tray.area)
+        # The trial table knows its own tray; a real one's is the config's (None: the whole frame).
+        detector = SettleDetector(read_dice, tray=self.cfg.tray.area or getattr(source, "tray_area", None))
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
         live = not isinstance(cfg.source, Path) and cfg.source != "synthetic"
         return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps).start()
@@ -196,11 +197,11 @@ class Appliance:
     @staticmethod
     def _trial(app, pipeline):
         """The trial mode's player side (``appliance.trial``), or None with a real camera."""
-        from appliance.trial import TrialSource, TrialTable
+        from appliance.trial import MISHAPS, TrialSource, TrialTable
 
         if pipeline is None or not isinstance(pipeline.source, TrialSource):
             return None
-        return TrialTable(app, pipeline.call)
+        return TrialTable(app, pipeline.call, mishaps=MISHAPS)
 
     def _buttons(self, commands):
         """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""
