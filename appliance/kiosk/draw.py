@@ -47,7 +47,7 @@ def draw(surface: pygame.Surface, view: View, t: th.Theme, camera: CameraFeed | 
     hits: Hits = []
     layout = {
         "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
-        "sheet": _sheet_screen, "menu": _menu, "over": _over,
+        "sheet": _sheet_screen, "menu": _menu, "over": _over, "summary": _summary,
     }.get(view.screen, _menu)
     layout(surface, view, t, hits, camera or CameraFeed())
     if view.message:
@@ -550,6 +550,16 @@ def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     area = body.inflate(-int(body.width * 0.1), 0)
     _buttons(surface, view, t, hits, view.choices, grid(area, len(view.choices), view.columns or 2, t.gap,
                                                          max_h=t.px(90)), size=26)
+
+
+def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    """The evening's chart (``appliance.kiosk.chart``) between the title and a row of buttons."""
+    from appliance.kiosk.chart import draw_summary
+
+    body = _titled(surface, view, t)
+    foot = pygame.Rect(body.x, body.bottom - t.px(64), body.width, t.px(64))
+    _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), view.columns or 2, t.gap), size=26)
+    draw_summary(surface, t, pygame.Rect(body.x, body.y, body.width, foot.y - body.y - t.gap), view.summary)
 
 
 def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:

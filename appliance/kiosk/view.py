@@ -17,7 +17,7 @@ from appliance.i18n import _, ngettext
 from appliance.table import find_table, game_name, kinds
 from appliance.table.base import Choice, Play, Row, Sheet, View, names
 
-__all__ = ["Choice", "Play", "Row", "Sheet", "View", "correct", "finish", "hand", "menu", "names_view", "over", "play",
+__all__ = ["Choice", "Play", "Row", "Sheet", "View", "correct", "finish", "hand", "menu", "names_view", "over", "play", "summary",
            "setup", "sheet"]
 
 
@@ -157,11 +157,20 @@ def menu(s, drink_cap: int = 0) -> View:
     if s is not None and find_table(s.kind).has_sheet:
         choices.append(Choice("sheet", _("Score sheet")))
     choices.append(Choice("end", _("End this game"), _("counts stay for the evening"), "danger"))
+    choices.append(Choice("evening", _("End the evening"), _("the evening's chart")))
     choices.append(Choice("lang", _language_name(), _("language")))
     cap = _("Drink cap: {count}").format(count=drink_cap) if drink_cap else _("Drink cap: off")
     choices.append(Choice("cap", cap, _("past it: water")))
     choices.append(Choice("back", _("Back to the game"), style="primary"))
     return View("menu", title=_("Menu"), prompt=game_name(s.kind) if s else "", choices=choices, columns=2)
+
+
+def summary(evening) -> View:
+    """The closing summary: the chart of ``evening`` (``appliance.evening.Summary``), a new evening
+    (the counts start again) or back."""
+    return View("summary", title=_("The evening"), summary=evening,
+                choices=[Choice("new_evening", _("New evening"), style="primary"),
+                         Choice("back", _("Back"), style="quiet")], columns=2)
 
 
 def over(s, evening: dict) -> View:

@@ -1,4 +1,5 @@
-"""The screens around the game: the score sheet, the menu and the game over screen."""
+"""The screens around the game: the score sheet, the menu, the game over screen and the evening's
+summary."""
 
 from __future__ import annotations
 
@@ -25,10 +26,23 @@ class MenuScreen(Dialog):
         app = self.app
         return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
                 "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language(),
-                "cap": lambda _arg: app.next_drink_cap()}
+                "cap": lambda _arg: app.next_drink_cap(), "evening": lambda _arg: app.end_evening()}
 
     def view(self):
         return view.menu(self.app.session, self.app.drink_cap)
+
+
+class SummaryScreen(Dialog):
+    """The evening's chart ("End the evening"): a new evening, or back to the game over screen."""
+
+    name = "summary"
+
+    @property
+    def handlers(self):
+        return {"new_evening": lambda _arg: self.app.new_evening()}
+
+    def view(self):
+        return view.summary(self.app.summary())
 
 
 class OverScreen(Screen):
