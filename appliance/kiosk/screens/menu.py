@@ -44,6 +44,10 @@ class SummaryScreen(Dialog):
     def view(self):
         return view.summary(self.app.summary())
 
+    def back(self) -> None:
+        # The game was ended to show the evening (a Biscuit game too, which never ends by itself).
+        self.app.screen = "over" if self.app.session is not None else "setup"
+
 
 class OverScreen(Screen):
     """The winner and the evening's counts: play again, a new game, or fix a misread last roll."""
