@@ -14,6 +14,7 @@ import pygame
 from appliance.i18n import _, ngettext
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
+from appliance.kiosk.words import totals
 from appliance.table import game_name
 from appliance.table.base import dice_text
 
@@ -130,14 +131,6 @@ def _legend(surface, t: th.Theme, rect: pygame.Rect, summary, shown: list[str], 
     if more:
         w.text(surface, t, ngettext("and {count} more player", "and {count} more players", more).format(count=more),
                pygame.Rect(inner.x, y, inner.width, t.px(LINE)), size=TEXT, colour=th.MUTED, align="left")
-
-
-def totals(drinks: int, points: int) -> str:
-    """A player's evening in words: "8 drinks, 3 penalty points" (never "8 / 3")."""
-    said = [ngettext("{count} drink", "{count} drinks", drinks).format(count=drinks)]
-    if points:
-        said.append(ngettext("{count} penalty point", "{count} penalty points", points).format(count=points))
-    return ", ".join(said)
 
 
 def _strip_height(t: th.Theme, summary) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from appliance import i18n
 from appliance.i18n import _, ngettext
+from appliance.kiosk.words import totals
 from appliance.table import find_table, game_name, kinds
 from appliance.table.base import Choice, Play, Row, Sheet, View, names
 
@@ -184,9 +185,9 @@ def over(s, evening: dict) -> View:
         prompt = _("Game ended")
     drinks = any(c.get("drinks", 0) for c in evening.values())
     points = any(c.get("penalties", 0) for c in evening.values())
-    if drinks and points:
-        title = _("The evening: drinks / penalty points")
-        value = lambda c: f"{c.get('drinks', 0)} / {c.get('penalties', 0)}"  # noqa: E731
+    if drinks and points:  # in words: "8 / 3" says nothing from across the table
+        title = _("The evening")
+        value = lambda c: totals(c.get("drinks", 0), c.get("penalties", 0))  # noqa: E731
     elif points:
         title = _("The evening: penalty points")
         value = lambda c: str(c.get("penalties", 0))  # noqa: E731
@@ -199,6 +200,8 @@ def over(s, evening: dict) -> View:
                Choice("new", _("New game"), _("choose game and players"))]
     if winner and s.last_action:  # a misread last roll may have decided it: the correction path
         choices.append(Choice("fix", _("Fix dice"), style="quiet"))
+    if s is not None and find_table(s.kind).has_sheet:  # the whole sheet is too small here: its own screen
+        choices.append(Choice("sheet", _("Score sheet"), style="quiet"))
     view = View("over", title=game_name(s.kind) if s else _("Dice Table"), prompt=prompt,
                 choices=choices, standings=rows, standings_title=title, columns=len(choices),
                 title_key=s.kind if s else "")

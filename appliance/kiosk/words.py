@@ -66,6 +66,14 @@ def waiting_for(need) -> str:
     }.get(need.kind, _("{player} must act first")).format(player=who)
 
 
+def totals(drinks: int, points: int) -> str:
+    """A player's counts in words: "8 drinks, 3 penalty points", "2 drinks" (never "8 / 3")."""
+    said = [ngettext("{count} drink", "{count} drinks", drinks).format(count=drinks)]
+    if points:
+        said.append(ngettext("{count} penalty point", "{count} penalty points", points).format(count=points))
+    return ", ".join(said)
+
+
 def camera_fault(kind: str) -> str:
     """The live view's short status for a camera fault of ``kind`` (``vision.sources.FAULT_KINDS``, or
     "closed" for a camera the kiosk has let go), in the active language: what the table sees and may

@@ -58,7 +58,7 @@ class OverScreen(Screen):
     def handlers(self):
         app = self.app
         return {"again": lambda _arg: app.start_game(), "new": lambda _arg: app.new_game(),
-                "fix": lambda _arg: app.open_correction()}
+                "fix": lambda _arg: app.open_correction(), "sheet": lambda _arg: setattr(app, "screen", "sheet")}
 
     def view(self):
         return view.over(self.app.session, self.app.evening())
