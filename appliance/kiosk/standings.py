@@ -4,7 +4,8 @@ Every text in it is at least ``READABLE`` design px (20 px at 800x480), never sh
 rows fill one column, or two when the panel is wide enough; when the players still do not all fit,
 those nearest the turn are shown (the player on turn, then the next ones in seat order) and a last
 line says how many more there are. A row whose name does not fit beside its badge (the cup, the
-Biscuit, the winner) takes a second line for the badge, so the name is never given up for it.
+Biscuit, the winner) or its count in words ("8 drinks, 3 penalty points") takes a second line for
+them, so the name is never given up.
 """
 
 from __future__ import annotations
@@ -79,20 +80,38 @@ def _fit(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int) -> tup
     return nearest(rows, k), len(rows) - k
 
 
+def _value_size(row: Row) -> float:
+    """A figure is drawn a little larger than the names; counts in words at READABLE."""
+    return READABLE if " " in row.value else READABLE * 1.1
+
+
 def _widths(t: th.Theme, r: pygame.Rect, row: Row) -> tuple[int, int]:
-    """(value, badge-or-note) widths in px of a row ``r`` wide."""
-    value = t.font(READABLE * 1.1, True).size(row.value)[0] + t.px(8)
-    value = min(int(r.width * 0.55), max(int(r.width * 0.18), value))
+    """(value, badge-or-note) widths in px of a row ``r`` wide (the value as wide as it needs)."""
+    value = t.font(_value_size(row), True).size(row.value)[0] + t.px(8)
+    value = min(r.width - t.px(16), max(int(r.width * 0.18), value))
     side = badge(row) or row.note
     side_w = t.font(READABLE, bool(badge(row))).size(side)[0] + t.px(18) if side else 0
     return value, side_w
 
 
+def _layout(t: th.Theme, width: int, row: Row) -> tuple[int, int]:
+    """On which line (0, 1 or 2) of a row ``width`` px wide the value and the badge-or-note go: all
+    on the name's line when they fit at READABLE, else the next line, else one line each."""
+    r = pygame.Rect(0, 0, width, t.px(ROW))
+    value_w, side_w = _widths(t, r, row)
+    name_w = t.font(READABLE, row.current).size(row.name)[0] + t.px(14)
+    if name_w + value_w + side_w <= width:
+        return 0, 0
+    if not side_w:
+        return 1, 1
+    if name_w + value_w <= width:
+        return 0, 1
+    return (1, 1) if value_w + side_w + t.px(9) <= width else (1, 2)
+
+
 def _lines(t: th.Theme, column: pygame.Rect, row: Row) -> int:
-    """1, or 2 when the name does not fit beside the badge or note at READABLE."""
-    value_w, side_w = _widths(t, column, row)
-    name_w = column.width - value_w - side_w - t.px(14)
-    return 1 if t.font(READABLE, row.current).size(row.name)[0] <= name_w else 2
+    """How many lines (1-3) the row takes (``_layout``)."""
+    return max(_layout(t, column.width, row)) + 1
 
 
 def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
@@ -101,18 +120,18 @@ def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
         pygame.draw.rect(surface, th.ACCENT, (r.x, r.y, t.px(5), r.height), border_radius=t.px(2))
     colour = th.MUTED if row.dim else (th.ACCENT if row.mark == "winner" else th.TEXT)
     value_w, side_w = _widths(t, r, row)
-    two = r.height > t.px(ROW) * 1.5
-    line = pygame.Rect(r.x, r.y, r.width, t.px(ROW) - t.px(2))
-    name_w = r.width - value_w - t.px(14) - (0 if two else side_w)
-    w.text(surface, t, row.name, pygame.Rect(r.x + t.px(9), r.y, name_w, line.height), size=READABLE,
+    at_value, at_side = _layout(t, r.width, row)
+    h = t.px(ROW) - t.px(2)
+    name_w = r.width - t.px(14) - (value_w if at_value == 0 else 0) - (side_w if at_side == 0 else 0)
+    w.text(surface, t, row.name, pygame.Rect(r.x + t.px(9), r.y, name_w, h), size=READABLE,
            colour=colour, bold=row.current, align="left")
-    value_r = pygame.Rect(r.right - value_w - t.px(6), r.y, value_w, line.height)
-    w.text(surface, t, row.value, value_r, size=READABLE * 1.1, bold=True, align="right",
+    value_r = pygame.Rect(r.right - value_w - t.px(6), r.y + at_value * t.px(ROW), value_w, h)
+    w.text(surface, t, row.value, value_r, size=_value_size(row), bold=True, align="right",
            colour=th.DANGER if row.alert and not row.dim else colour)
     if side_w:
-        y = r.y + (t.px(ROW) if two else 0)
-        right = (r.x + t.px(9) + side_w) if two else value_r.x - t.px(4)
-        _side(surface, t, pygame.Rect(right - side_w, y + t.px(2), side_w, line.height - t.px(4)), row)
+        beside = at_side == at_value  # on the value's line, left of it; else at the line's start
+        x = value_r.x - t.px(4) - side_w if beside and at_side == 0 else r.x + t.px(9)
+        _side(surface, t, pygame.Rect(x, r.y + at_side * t.px(ROW) + t.px(2), side_w, h - t.px(4)), row)
 
 
 def _side(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:

@@ -100,7 +100,7 @@ def test_the_yacht_game_over_shows_the_totals_at_20_px_and_the_sheet_is_a_button
     assert app.screen == "over"
 
 
-def test_the_evenings_counts_on_the_game_over_screen_are_words_not_8_slash_3():
+def test_the_evenings_counts_on_the_game_over_screen_are_words_not_8_slash_3_at_20_px(text_sizes):
     app = App(players=list(LONG))
     app.setup.game_kind, app.setup.seats = "biscuit", list(LONG)
     assert app.start_game()
@@ -116,6 +116,10 @@ def test_the_evenings_counts_on_the_game_over_screen_are_words_not_8_slash_3():
     values = [r.value for r in app.view().standings]
     assert all("/" not in v for v in values)
     assert any("drink" in v and "penalty point" in v for v in values), values
+    shown(app)
+    least = th.Theme(*SMALL).font(20).get_height()
+    drawn = [(c, h, cut) for c, h, cut in text_sizes.drawn if c in values or c in LONG]
+    assert {c for c, _h, _cut in drawn} >= set(values) and all(h >= least and not cut for _c, h, cut in drawn), drawn
 
 
 def test_the_line_under_an_announcement_is_at_least_20_px_in_every_language(lang, text_sizes):
