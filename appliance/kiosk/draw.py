@@ -500,7 +500,8 @@ def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFe
     body = _titled(surface, view, t)
     m = t.gap
     back = pygame.Rect(body.right - t.px(140), t.gap, t.px(140), t.px(60))
-    _buttons(surface, view, t, hits, view.choices, [back], size=22)
+    rects = [back] if len(view.choices) == 1 else [back.move(-t.px(200) - m, 0).inflate(t.px(60), 0).move(t.px(30), 0), back]
+    _buttons(surface, view, t, hits, view.choices, rects, size=22)
     if view.sheet is not None:
         _sheet(surface, t, body, view.sheet)
     del m

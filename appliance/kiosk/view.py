@@ -144,10 +144,36 @@ def hand(dice: list[int], focus: int) -> View:
 
 # ------------------------------------------------------------------------------------ sheet, menu
 
-def sheet(s) -> View:
-    """The score sheet of session ``s``, full screen."""
-    return View("sheet", title=_("Score sheet"), prompt=game_name(s.kind), sheet=find_table(s.kind)().sheet(s),
-                choices=[Choice("back", _("Back"), style="quiet")])
+SHEET_ROWS, SHEET_PLAYERS = 6, 3  # a page of the score sheet: categories down, players across
+
+
+def sheet(s, page: int = 0) -> View:
+    """The score sheet of session ``s``, full screen, one page of it (``sheet_page``): the whole
+    sheet at once would be under 20 px at 800x480."""
+    part, pages = sheet_page(find_table(s.kind)().sheet(s), page)
+    choices = [Choice("back", _("Back"), style="quiet")]
+    if pages > 1:
+        choices.insert(0, Choice("page", _("Next page")))
+    prompt = game_name(s.kind) if pages == 1 else "{game}  ·  {page}".format(
+        game=game_name(s.kind), page=_("page {n} of {count}").format(n=page % pages + 1, count=pages))
+    return View("sheet", title=_("Score sheet"), prompt=prompt, sheet=part, choices=choices)
+
+
+def sheet_page(full: Sheet, page: int) -> tuple[Sheet, int]:
+    """Page ``page`` (counted round) of the sheet ``full`` and the number of pages: SHEET_ROWS
+    categories (the upper section, then the lower) of SHEET_PLAYERS players (the player on turn's
+    group first), each page with the players' grand totals."""
+    groups = [list(range(i, min(i + SHEET_PLAYERS, len(full.players)))) for i in range(0, len(full.players), SHEET_PLAYERS)]
+    if full.current is not None:
+        groups.sort(key=lambda g: full.current not in g)
+    rows = [list(range(i, min(i + SHEET_ROWS, len(full.categories)))) for i in range(0, len(full.categories), SHEET_ROWS)]
+    pages = [(g, r) for g in groups for r in rows] or [([], [])]
+    cols, cats = pages[page % len(pages)]
+    part = Sheet(tuple(full.players[j] for j in cols), tuple(full.categories[i] for i in cats),
+                 tuple(tuple(full.cells[i][j] for j in cols) for i in cats), tuple(full.totals[j] for j in cols),
+                 cols.index(full.current) if full.current in cols else None,
+                 cats.index(full.declared) if full.declared in cats else None)
+    return part, len(pages)
 
 
 def menu(s, drink_cap: int = 0) -> View:

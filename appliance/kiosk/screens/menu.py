@@ -12,8 +12,20 @@ class SheetScreen(Dialog):
 
     name = "sheet"
 
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.page = 0
+
+    @property
+    def handlers(self):
+        return {"page": lambda _arg: setattr(self, "page", self.page + 1)}
+
     def view(self):
-        return view.sheet(self.app.session)
+        return view.sheet(self.app.session, self.page)
+
+    def back(self) -> None:
+        self.page = 0  # the sheet opens on the page of the player on turn
+        super().back()
 
 
 class MenuScreen(Dialog):

@@ -140,3 +140,27 @@ def test_the_line_under_an_announcement_is_at_least_20_px_in_every_language(lang
     for content, height, cut in text_sizes.drawn:
         if content in details:
             assert height >= least and not cut, (content, height)
+
+
+def test_the_score_sheet_screen_pages_categories_and_players_so_its_text_stays_at_20_px(text_sizes):
+    players = LONG + ["Dora", "Emil"]
+    app = App(players=list(players))
+    app.setup.game_kind, app.setup.seats = "yacht", list(players)
+    assert app.start_game()
+    app.choose("menu")
+    app.choose("sheet")
+    pages = []
+    for _ in range(4):
+        view = app.view()
+        pages.append((view.sheet.players, view.sheet.categories))
+        draw(pygame.Surface(SMALL), view, th.Theme(*SMALL))
+        app.choose("page")
+    assert len(set(pages)) == 4  # 2 groups of players x 2 halves of the sheet
+    assert {c for p, _c in pages for c in p} == set(players) and all(len(p) <= 3 for p, _c in pages)
+    assert len({c for _p, cats in pages for c in cats}) == 12
+    least = th.Theme(*SMALL).font(20).get_height()
+    sheet_texts = set(players) | {c for _p, cats in pages for c in cats}
+    drawn = [(c, h) for c, h, _cut in text_sizes.drawn if c in sheet_texts]
+    assert drawn and all(h >= least for _c, h in drawn), [d for d in drawn if d[1] < least]
+    app.choose("back")
+    assert app.screen == "play"
