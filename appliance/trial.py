@@ -193,7 +193,8 @@ class TrialTable:
         return order
 
     def _mishap(self) -> str:
-        if self.rng.random() >= self.mishaps:
+        # Without mishaps the dice drawn stay those of the seed (no draw spent on the chance).
+        if not self.mishaps or self.rng.random() >= self.mishaps:
             return ""
         # Turn about, so that a short trial shows both (and a test knows which comes first).
         self._mishaps_made += 1
