@@ -150,10 +150,7 @@ class Session:
             if events and "error" in events[0]:  # the engine would skip it: another game than the saved one
                 raise RestoreError(f"saved action {n} {json.dumps(action, ensure_ascii=False)} is not accepted: "
                                    f"{events[0]['error'].get('reason', '')}")
-        history: list[tuple[dict, list[dict]]] = []
-        for action, events in zip(saved.actions, saved.events):
-            _track(history, action, events)
-        session = cls(game, store=store, game_id=saved.id, history=history)
+        session = cls(game, store=store, game_id=saved.id, history=in_effect(saved.actions, saved.events))
         # A game that ended just before the power went comes back only for its last announcements.
         session.ended = bool(getattr(saved, "ended", False))
         pending = [Outcome(True, action, events, seq=seq)
@@ -162,6 +159,11 @@ class Session:
         return session, pending
 
     # -- reading the state ------------------------------------------------------------------------
+
+    @property
+    def history(self) -> list[tuple[dict, list[dict]]]:
+        """The (action, events) pairs in effect, oldest first (undone ones left out): a copy."""
+        return list(self._in_effect)
 
     @property
     def kind(self) -> str:
@@ -332,6 +334,15 @@ class Session:
             self.store.end_game(self.game_id, self.tally(), winner)
 
 
+def in_effect(actions: list[dict], events: list[list[dict]]) -> list[tuple[dict, list[dict]]]:
+    """The (action, events) pairs of a game log still in effect, oldest first: each ``undo`` takes
+    the last one back (RULES.md §4). ``events[i]`` are the events ``actions[i]`` gave."""
+    history: list[tuple[dict, list[dict]]] = []
+    for action, evs in zip(actions, events):
+        _track(history, action, evs)
+    return history
+
+
 def _track(history: list[tuple[dict, list[dict]]], action: dict, events: list[dict]) -> None:
     """Keep the list of actions in effect: an undo takes the last one back."""
     if action.get("undo") is True:
@@ -354,4 +365,4 @@ def counts_total(*tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, int
     return out
 
 
-__all__ = ["PROBLEMS", "Need", "Outcome", "Problem", "Session", "counts_total"]
+__all__ = ["PROBLEMS", "Need", "Outcome", "Problem", "Session", "counts_total", "in_effect"]

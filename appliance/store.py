@@ -431,6 +431,46 @@ def read_log(path: str | Path, game_id: int | None = None) -> tuple[int, list[st
     Raises StoreError with a message naming the file: not there, not a Dice Table store, unreadable,
     or no such game (the message then lists the ids there are).
     """
+    with _read_only(path) as (db, path):
+        ids = [i for (i,) in db.execute("SELECT id FROM games ORDER BY id")]
+        if not ids:
+            raise StoreError(2, f"{path}: no games saved yet")
+        if game_id is None:
+            game_id = ids[-1]
+        elif game_id not in ids:
+            raise StoreError(2, f"{path}: no game {game_id} (games {ids[0]}-{ids[-1]})")
+        (setup,) = db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+        actions = [a for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+    return game_id, [setup, *actions]
+
+
+def read_evening(path: str | Path) -> list[tuple[dict, list[dict], list[list[dict]], dict]]:
+    """The latest evening's ended games, read without changing anything (``dicetable summary``).
+
+    path: the store file or the state directory holding it. Returns per game, oldest first, (setup,
+    actions, events per action, tally) as ``Store`` keeps them; [] when none has ended. Raises
+    StoreError naming the file: not there, not a Dice Table store, or unreadable (damaged pages,
+    a row that is not the JSON it must be).
+    """
+    with _read_only(path) as (db, path):
+        (evening,) = db.execute("SELECT MAX(id) FROM evenings").fetchone()
+        rows = db.execute("SELECT id, setup, tally FROM games WHERE evening_id = ? AND ended IS NOT NULL "
+                          "ORDER BY id", (evening,)).fetchall()
+        out = []
+        for game_id, setup, tally in rows:
+            logged = db.execute("SELECT action, events FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+            try:
+                out.append((json.loads(setup), [json.loads(a) for a, _e in logged],
+                            [json.loads(e) for _a, e in logged], json.loads(tally or "{}")))
+            except (TypeError, ValueError) as exc:
+                raise StoreError(5, f"{path}: game {game_id} cannot be read: {exc}") from None
+    return out
+
+
+@contextmanager
+def _read_only(path: str | Path):
+    """The store at ``path`` (a file or its directory) opened read-only and checked as ours: yields
+    (connection, file path) and closes it; SQLite errors inside become StoreError naming the file."""
     path = Path(path)
     if path.is_dir():
         path = path / FILENAME
@@ -443,20 +483,11 @@ def read_log(path: str | Path, game_id: int | None = None) -> tuple[int, list[st
     try:
         if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             raise StoreError(22, f"{path}: not a Dice Table store")
-        ids = [i for (i,) in db.execute("SELECT id FROM games ORDER BY id")]
-        if not ids:
-            raise StoreError(2, f"{path}: no games saved yet")
-        if game_id is None:
-            game_id = ids[-1]
-        elif game_id not in ids:
-            raise StoreError(2, f"{path}: no game {game_id} (games {ids[0]}-{ids[-1]})")
-        (setup,) = db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
-        actions = [a for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+        yield db, path
     except sqlite3.Error as exc:  # damaged pages, not SQLite at all, a WAL it may not read
         raise StoreError(5, f"{path}: cannot be read: {exc}") from None
     finally:
         db.close()
-    return game_id, [setup, *actions]
 
 
 # --- the file ----------------------------------------------------------------------------------

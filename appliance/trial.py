@@ -7,6 +7,8 @@ it puts the cup down with fresh dice when a round opens, shakes afresh when a re
 announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
 cup are told on screen as a peek. Nothing happens on the setup screen, in the menu or on a dialog.
 A throw the camera does not take (misread, unreadable) is thrown again after a while. It never ends.
+Now and then (``TrialTable(mishaps=...)``) a throw goes wrong as real ones do: a die jumps the tray's
+wall or lands cocked against it, and the table must say so and have it thrown again.
 
 Two halves, one per thread: :class:`TrialSource` is the camera pipeline's frame source (it acts on
 its orders in the pipeline's stepping thread, on the synthetic table's virtual time, after a short
@@ -18,7 +20,7 @@ thread once a frame (:meth:`TrialTable.tick`) and gives the source its orders th
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from appliance.i18n import _
@@ -27,15 +29,20 @@ from appliance.table.base import dice_text
 
 PAUSE_S = 1.2   # virtual seconds between the game's wait and the table's throw
 RETRY_S = 6.0   # virtual seconds a still throw may lie untaken before it is thrown again
+MISHAPS = 0.1   # the share of the trial table's throws that go wrong (a die off the tray or cocked)
+TRAY_FRAC = (0.7, 0.78)  # the tray's share of the view: the table beside it has room for a die
 
 
 @dataclass(frozen=True)
 class Order:
     """What the simulated table is to do: "throw" (``values`` in the open), "cover" (the Mäxle cup
-    down over ``values``), "lift" (the cup off; without a cup, ``values`` are thrown) or "wait"."""
+    down over ``values``), "lift" (the cup off; without a cup, ``values`` are thrown) or "wait".
+    mishap: how a throw goes wrong: "" (it does not), "off_tray" (the first die lands beside the
+    tray) or "cocked" (the first die leans on the tray wall); a throw again goes right."""
 
     kind: str
     values: tuple[int, ...] = ()
+    mishap: str = ""
 
 
 class TrialSource:
@@ -55,6 +62,11 @@ class TrialSource:
     def truth(self):
         """What the latest frame showed (``vision.synth.Truth``)."""
         return self.table.truth
+
+    @property
+    def tray_area(self) -> tuple[int, int, int, int]:
+        """The simulated tray in the frame, (x, y, w, h) px: the trial mode's ``[tray] area``."""
+        return self.table.tray_area
 
     def order(self, order: Order, *, now: bool = False) -> None:
         """A new order, carried out after the pause (``now``: at the next still frame)."""
@@ -83,7 +95,7 @@ class TrialSource:
             self._done = True
             self._retry_at = table.still_at + self.retry_s if order.kind == "throw" else float("inf")
         elif self._done and table.t >= self._retry_at:  # the camera did not take it: throw again
-            self._carry_out(order)
+            self._carry_out(replace(order, mishap=""))
             self._retry_at = table.still_at + self.retry_s
 
     def _carry_out(self, order: Order) -> None:
@@ -93,7 +105,8 @@ class TrialSource:
         elif order.kind == "lift" and table.cup_down:
             table.lift()
         elif order.kind in ("throw", "lift"):
-            table.throw(list(order.values))
+            where = {order.mishap: 0} if order.mishap in ("off_tray", "cocked") else {}
+            table.throw(list(order.values), **where)
         self.actions.append(order)
 
     def close(self) -> None:
@@ -106,13 +119,19 @@ class TrialTable:
 
     app: the kiosk core. post: how an order reaches the source (``CameraPipeline.call`` wrapped, or
     a direct call in tests): ``post(fn)`` runs ``fn(source)`` in the stepping thread. seed: the dice
-    thrown (None: a fresh random table).
+    thrown (None: a fresh random table). mishaps: the share 0-1 of open throws that go wrong (a die off
+    the tray and a cocked die in turn, the first off the tray; ``Order.mishap``).
     """
 
-    def __init__(self, app, post: Callable[[Callable], None], *, seed: int | None = None) -> None:
+    def __init__(self, app, post: Callable[[Callable], None], *, seed: int | None = None,
+                 mishaps: float = 0.0) -> None:
+        if not 0.0 <= mishaps <= 1.0:
+            raise ValueError(f"mishaps is a share of the throws, 0-1, not {mishaps}")
         self.app = app
         self.post = post
         self.rng = random.Random(seed)
+        self.mishaps = mishaps
+        self._mishaps_made = 0
         self._key: tuple | None = None       # the wait last seen (None: not playing)
         self._handled: tuple | None = None   # the last (game, action time) ordered for
         self._last_kind = ""
@@ -150,7 +169,7 @@ class TrialTable:
         need, last, self._last_kind = s.need, self._last_kind, s.need.kind
         if not find_table(s.kind).cup:
             if need.kind in ("roll", "reroll") and need.dice:
-                return Order("throw", self._dice(need.dice))
+                return Order("throw", self._dice(need.dice), self._mishap())
             return Order("wait")
         if need.kind == "lift":
             values = self._believer if need.step == "self_reveal" else self._under_cup
@@ -173,6 +192,14 @@ class TrialTable:
                      .format(dice=dice_text(self._believer)), seconds=5)
         return order
 
+    def _mishap(self) -> str:
+        # Without mishaps the dice drawn stay those of the seed (no draw spent on the chance).
+        if not self.mishaps or self.rng.random() >= self.mishaps:
+            return ""
+        # Turn about, so that a short trial shows both (and a test knows which comes first).
+        self._mishaps_made += 1
+        return ("off_tray", "cocked")[(self._mishaps_made - 1) % 2]
+
     def _shake(self) -> Order:
         """A round opens: the holder shakes the cup and peeks."""
         self._under_cup = self._dice(2)
@@ -182,7 +209,9 @@ class TrialTable:
 
 
 def trial_source(size: tuple[int, int], fps: float, seed: int | None = None, **kw) -> TrialSource:
-    """The trial mode's frame source: a synthetic table of ``size`` at ``fps``, waiting for orders."""
+    """The trial mode's frame source: a synthetic table of ``size`` at ``fps``, waiting for orders; its
+    tray (``TrialSource.tray_area``) leaves room on the table beside it for a die thrown off it."""
     from vision.synth import SyntheticTable, TableLook
 
-    return TrialSource(SyntheticTable(5, seed=seed or 0, fps=fps, look=TableLook(size=size), throw_s=0.8), **kw)
+    look = TableLook(size=size, tray_frac=TRAY_FRAC)
+    return TrialSource(SyntheticTable(5, seed=seed or 0, fps=fps, look=look, throw_s=0.8), **kw)

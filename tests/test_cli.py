@@ -20,7 +20,7 @@ def test_help_lists_every_subcommand_of_the_design():
     out = subprocess.run(
         [sys.executable, "-m", "appliance", "--help"], capture_output=True, text=True, check=True
     ).stdout
-    for name in ("demo", "kiosk", "read", "watch", "replay", "advise", "selftest"):
+    for name in ("demo", "kiosk", "read", "watch", "replay", "advise", "selftest", "summary"):
         assert name in COMMANDS
         assert name in out
 

@@ -18,11 +18,13 @@ Status = Literal["ok", "unreadable"]
 #   count      not the number of dice the game expects
 #   unsure     a die the reader is not sure of: its value, or whether it is a die at all
 #   cocked     a die leaning on another die or the tray wall: no face is squarely up (re-throw)
+#   off_tray   a die lies outside the tray area (``vision.tray``): not a throw that counts (re-throw)
 #   disagree   the readings of one still scene disagree (the settle detector)
 #   noise      the frame is noise, not a picture
 #   failure    the reader itself failed (a bug caught by its safety net)
 #   other      anything else
-ReasonKind = Literal["", "no_dice", "count", "unsure", "cocked", "disagree", "noise", "failure", "other"]
+ReasonKind = Literal["", "no_dice", "count", "unsure", "cocked", "off_tray", "disagree", "noise", "failure",
+                     "other"]
 
 
 @dataclass(frozen=True)

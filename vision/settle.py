@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Literal
 
 import cv2
 import numpy as np
 
 from vision.reading import DiceReading, no_dice, unreadable, wrong_count
+from vision.tray import off_tray
 
 State = Literal["empty", "moving", "still"]
 Reader = Callable[..., DiceReading]
@@ -134,8 +135,9 @@ class SettleDetector:
     reader: ``vision.reader.read_dice`` or any callable ``(image, expected=, reference=) -> DiceReading``.
     expected: the number of dice the game expects (2 or 5), or None; may be changed between frames
         (a still scene is then read again under the new count).
-    tray: (x, y, w, h) px, the tray area: motion is judged and dice are read inside it only (dice
-        are reported in full-frame coordinates). None: the whole frame.
+    tray: (x, y, w, h) px, the tray area (``vision.tray``): motion is judged inside it only; the
+        whole frame is read, and a reading with a die whose centre lies outside the area is
+        ``unreadable``, kind "off_tray" (a re-throw). None: the whole frame.
     reference: an empty-tray frame of the same size from calibration (given to the reader, and used
         to call a still, empty tray "empty" without reading it).
     """
@@ -304,24 +306,11 @@ class SettleDetector:
 
     def _read(self, image: np.ndarray) -> DiceReading:
         ref = self.reference if self.reference is not None and self.reference.shape == image.shape else None
-        if self.tray is None:
-            reading = self.reader(image, expected=self.expected, reference=ref)
-        else:
-            x0, y0 = max(0, self.tray[0]), max(0, self.tray[1])
-            crop = self._crop(image)
-            reading = self.reader(crop, expected=self.expected, reference=None if ref is None else self._crop(ref))
-            reading = _shifted(reading, x0, y0)
+        # The whole frame is read, not the tray area alone: a die that jumped the tray's wall must be
+        # seen to be refused (``vision.tray``), or the dice left inside would count as the throw.
+        reading = off_tray(self.reader(image, expected=self.expected, reference=ref), self.tray)
         n = len(reading.dice)
         if reading.ok and self.expected is not None and n != self.expected:
             # A reader that was not told (or did not check): the count is the game's, not a roll.
             return wrong_count(self.expected, reading.dice)
         return reading
-
-
-def _shifted(reading: DiceReading, dx: int, dy: int) -> DiceReading:
-    """The reading with its dice moved by (dx, dy) px (from tray to frame coordinates)."""
-    if not (dx or dy) or not reading.dice:
-        return reading
-    dice = tuple(replace(d, center=(d.center[0] + dx, d.center[1] + dy),
-                         box=(d.box[0] + dx, d.box[1] + dy, d.box[2], d.box[3])) for d in reading.dice)
-    return replace(reading, dice=dice)

@@ -665,9 +665,11 @@ class Truth:
     """What a synthetic frame shows.
 
     dice: the dice lying visible and flat (value, centre, top-face box), empty while any die moves,
-        the cup covers them or a hand is over the tray. values: their sorted values. moving: a die, the cup or a hand moves.
+        the cup covers them or a hand is over the tray; a die thrown off the tray is among them (its
+        centre outside ``SyntheticTable.tray_area``). values: their sorted values. moving: a die, the cup or a hand moves.
     covered: the cup stands over the dice. hand: a hand is in view. index, t: the frame's number and
-    virtual time (s).
+    virtual time (s). cocked: the visible dice that lean on the tray wall (not in ``dice``: no face
+    is squarely up; the value is the face most nearly up).
     """
 
     index: int
@@ -676,6 +678,7 @@ class Truth:
     moving: bool
     covered: bool = False
     hand: bool = False
+    cocked: tuple[Die, ...] = ()
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -699,6 +702,7 @@ class _Track:
     roll: float = 0.0
     spin: float = 0.0
     hop: float = 0.0
+    cocked: bool = False  # it comes to rest leaning on the tray wall
 
     def pose(self, t: float) -> DiePose:
         if t >= self.t1:
@@ -804,16 +808,32 @@ class SyntheticTable:
             return tuple(int(v) for v in self.rng.integers(1, 7, n or self.dice))
         return _check_values(values)
 
-    def throw(self, values=None, n: int | None = None) -> float:
-        """Throw dice in now (see the class docstring); returns the virtual time (s) they lie still."""
+    @property
+    def tray_area(self) -> tuple[int, int, int, int]:
+        """The tray's floor in the frame, (x, y, w, h) px: the box around its projected corners (the
+        config's ``[tray] area`` for this table)."""
+        x0, y0, x1, y1 = self._r.tray_rect
+        pts = self._r.cam.project(np.array([[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]], float))
+        (ax, ay), (bx, by) = np.floor(pts.min(axis=0)).astype(int), np.ceil(pts.max(axis=0)).astype(int)
+        return int(ax), int(ay), int(bx - ax), int(by - ay)
+
+    def throw(self, values=None, n: int | None = None, *, off_tray: int | None = None,
+              cocked: int | None = None) -> float:
+        """Throw dice in now (see the class docstring); returns the virtual time (s) they lie still.
+
+        off_tray: the die (index in the thrown values) that jumps the wall and lands flat on the table
+        beside the tray; cocked: the die that comes to rest leaning on the tray's wall, 30 degrees off
+        flat. Raises ValueError for values outside 1-6, an index not thrown, or a table with no room
+        in view beside its tray (a ``TableLook.tray_frac`` near 1)."""
         vals = self._values(values, n)
         t0 = self.t
         self._cup = []
-        spots = _place(self.rng, len(vals), self._r.tray_rect, self.look.edge)
+        spots = self._spots(len(vals), off_tray, cocked)
         x0, y0, x1, y1 = self._r.tray_rect
         side = int(self.rng.integers(4))
         tracks = []
         for i, (v, (x, y, yaw)) in enumerate(zip(vals, spots)):
+            lean = i == cocked
             # Enter from one side of the tray, a little spread, starting just outside it.
             if side == 0:
                 sx, sy = x0 - self.look.edge, self.rng.uniform(y0, y1)
@@ -825,14 +845,36 @@ class SyntheticTable:
                 sx, sy = self.rng.uniform(x0, x1), y1 + self.look.edge
             dist = math.hypot(x - sx, y - sy)
             dur = self.throw_s * self.rng.uniform(0.75, 1.0)
-            rot = _flat(v, yaw)
+            # Leaning on the left wall: the die tips about its edge along the wall, top towards it.
+            rot = _rot((0, 1, 0), -math.radians(30)) @ _flat(v, 0.0) if lean else _flat(v, yaw)
             # A rolling cube turns 90 degrees per edge length travelled; whole quarter turns end flat.
             quarter = max(1, round(dist / self.look.edge))
             tracks.append(_Track(sx, sy, x, y, t0, t0 + dur, rot, self._styles[i % len(self._styles)],
                                  roll=quarter * math.pi / 2, spin=float(self.rng.uniform(-6, 6)),
-                                 hop=0.6 * self.look.edge))
+                                 hop=0.6 * self.look.edge, cocked=lean))
         self._tracks = tracks
         return self.still_at
+
+    def _spots(self, n: int, off_tray: int | None, cocked: int | None) -> list[tuple[float, float, float]]:
+        """Where ``n`` thrown dice come to rest, (x, y, yaw) world px and radians: on the tray, but die
+        ``off_tray`` on the table right of the tray and die ``cocked`` against the left wall."""
+        for which in (off_tray, cocked):
+            if which is not None and not 0 <= which < n:
+                raise ValueError(f"no die {which} among the {n} thrown")
+        x0, y0, x1, y1 = self._r.tray_rect
+        e = self.look.edge
+        # The others keep clear of the left wall, where the cocked die leans.
+        rect = (x0 + 2.2 * e, y0, x1, y1) if cocked is not None else self._r.tray_rect
+        spots = _place(self.rng, n, rect, e)
+        if cocked is not None:
+            spots[cocked] = (x0 + 0.75 * e, spots[cocked][1], 0.0)
+        if off_tray is not None:
+            x, y = x1 + 1.0 * e, spots[off_tray][1]  # beyond the wall (0.35 die), clear of it
+            u, v = self._r.cam.project(np.array([[x + 0.5 * e, y, 0.0]]))[0]
+            if not (0 <= u < self.size[0] and 0 <= v < self.size[1]):
+                raise ValueError("this table shows no room beside its tray for a die thrown off it")
+            spots[off_tray] = (x, y, spots[off_tray][2])
+        return spots
 
     def nudge(self, die: int = 0, distance: float | None = None, duration: float = 0.25) -> float:
         """Push die ``die`` by ``distance`` px (default a quarter die) over ``duration`` s; returns the
@@ -958,9 +1000,10 @@ class SyntheticTable:
         dice_moving = any(tr.moving(t) for tr in self._tracks)
         covered = cup is not None and cup[3] < 2 * self.look.edge
         hidden = dice_moving or covered or hand is not None
-        visible = () if hidden else tuple(self._r.die_truth(p) for p in poses)
-        self.truth = Truth(self.index, t, visible, dice_moving or cup_moving or hand_moving, covered,
-                           hand is not None)
+        lying = [] if hidden else [(self._r.die_truth(p), tr.cocked) for p, tr in zip(poses, self._tracks)]
+        self.truth = Truth(self.index, t, tuple(d for d, lean in lying if not lean),
+                           dice_moving or cup_moving or hand_moving, covered, hand is not None,
+                           tuple(d for d, lean in lying if lean))
         frame = Frame(img, t, self.index)
         self.index += 1
         return frame

@@ -189,7 +189,8 @@ class Appliance:
             return None, None
         read_dice = self._taught(app.store)
         app.hooks.forgot = read_dice.forget
-        detector = SettleDetector(read_dice, tray=self.cfg.tray.area)
+        # The trial table knows its own tray; a real one's is the config's (None: the whole frame).
+        detector = SettleDetector(read_dice, tray=self.cfg.tray.area or getattr(source, "tray_area", None))
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
         if app.store is not None:  # a throw corrected by hand is kept as the table's taught dice
             from appliance.teaching import keep_correction
@@ -218,11 +219,11 @@ class Appliance:
     @staticmethod
     def _trial(app, pipeline):
         """The trial mode's player side (``appliance.trial``), or None with a real camera."""
-        from appliance.trial import TrialSource, TrialTable
+        from appliance.trial import MISHAPS, TrialSource, TrialTable
 
         if pipeline is None or not isinstance(pipeline.source, TrialSource):
             return None
-        return TrialTable(app, pipeline.call)
+        return TrialTable(app, pipeline.call, mishaps=MISHAPS)
 
     def _buttons(self, commands):
         """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""

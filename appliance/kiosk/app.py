@@ -29,7 +29,7 @@ from appliance.inputs import Command
 from appliance.kiosk import view as views
 from appliance.kiosk.screens import Screen
 from appliance.kiosk.screens.fix import CorrectScreen, HandScreen
-from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen
+from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
 from appliance.kiosk.words import announcements, problem_text, waiting_for
@@ -119,7 +119,7 @@ class App:
         self.hand = HandScreen(self)
         self.screens: dict[str, Screen] = {screen.name: screen for screen in (
             self.setup, self.names, self.play, self.correct, self.hand, SheetScreen(self), MenuScreen(self),
-            OverScreen(self))}
+            OverScreen(self), SummaryScreen(self))}
         self.screen = "setup"
         self.session: Session | None = None
         self.banners: deque[Banner] = deque()
@@ -413,6 +413,39 @@ class App:
         self._keep_winner_screen(False)
         self.session = None
         self.screen = "setup"
+
+    def end_evening(self) -> None:
+        """The menu's "End the evening": this game ends (its counts join the evening's) and the
+        evening's chart shows."""
+        if self.session is not None and not self.session.ended:
+            self.end_game()
+        self.screen = "summary"
+
+    def new_evening(self) -> None:
+        """The summary's "New evening": the evening's counts start again (the games stay saved),
+        and the setup shows for the first game."""
+        if self.store is not None:
+            try:
+                self.store.new_evening()
+            except Exception:  # the counts then go on; the table can still play
+                log.exception("could not start a new evening")
+                self.say(_("Could not start a new evening: the counts go on"))
+        self._ended_sessions.clear()
+        self._keep_winner_screen(False)
+        self.session = None
+        self.screen = "setup"
+
+    def summary(self):
+        """The evening's summary (``appliance.evening.Summary``) of its ended games; an empty one,
+        logged, when the store cannot give them."""
+        from appliance import evening
+
+        try:
+            return evening.from_store(self.store) if self.store is not None else \
+                evening.from_sessions(self._ended_sessions)
+        except Exception:
+            log.exception("the evening's summary")
+            return evening.summarize([])
 
     def _cap(self, session: Session) -> None:
         """Give ``session`` the drink cap and the evening's drinks before it (which count towards it)."""

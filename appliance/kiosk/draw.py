@@ -17,6 +17,7 @@ import pygame
 from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
+from appliance.kiosk.standings import draw_standings as _standings
 from appliance.table.base import Choice, Row, Sheet, View
 
 Hits = list[tuple[pygame.Rect, str]]
@@ -47,7 +48,7 @@ def draw(surface: pygame.Surface, view: View, t: th.Theme, camera: CameraFeed | 
     hits: Hits = []
     layout = {
         "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
-        "sheet": _sheet_screen, "menu": _menu, "over": _over,
+        "sheet": _sheet_screen, "menu": _menu, "over": _over, "summary": _summary,
     }.get(view.screen, _menu)
     layout(surface, view, t, hits, camera or CameraFeed())
     if view.message:
@@ -128,54 +129,6 @@ def _header(surface, view: View, t: th.Theme, hits: Hits) -> pygame.Rect:
         w.text(surface, t, view.prompt, who, size=28, bold=True, align="left")
     pygame.draw.line(surface, th.PANEL_EDGE, (m, h), (W - m, h), max(1, t.px(2)))
     return pygame.Rect(m, h + m, W - 2 * m, H - h - 2 * m)
-
-
-def _standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: list[Row]) -> None:
-    """The players and their counts, whose turn highlighted; two columns when they do not fit."""
-    w.panel(surface, t, rect)
-    inner = rect.inflate(-2 * t.gap, -2 * t.gap)
-    head = pygame.Rect(inner.x, inner.y, inner.width, t.px(22))
-    w.text(surface, t, title, head, size=15, colour=th.MUTED, align="left")
-    body = pygame.Rect(inner.x, head.bottom + t.px(2), inner.width, inner.bottom - head.bottom - t.px(2))
-    if not rows:
-        return
-    row_h = min(t.px(34), body.height // len(rows)) if rows else 0
-    columns = 1
-    while row_h < t.px(22) and columns < 3:
-        columns += 1
-        per = math.ceil(len(rows) / columns)
-        row_h = min(t.px(34), body.height // per)
-    per = math.ceil(len(rows) / columns)
-    col_w = (body.width - t.gap * (columns - 1)) // columns
-    size = max(11.0, min(22.0, row_h / t.unit * 0.62))
-    for i, row in enumerate(rows):
-        r = pygame.Rect(body.x + (i // per) * (col_w + t.gap), body.y + (i % per) * row_h, col_w, row_h - t.px(2))
-        if row.current:
-            pygame.draw.rect(surface, th.BUTTON, r, border_radius=t.px(6))
-            pygame.draw.rect(surface, th.ACCENT, (r.x, r.y, t.px(5), r.height), border_radius=t.px(2))
-        colour = th.MUTED if row.dim else (th.ACCENT if row.mark == "winner" else th.TEXT)
-        value_w = int(r.width * 0.2)
-        note_w = int(r.width * 0.28) if row.note or row.mark else 0
-        if row.mark in ("biscuit", "cup", "winner"):  # a badge is never cut: the name gives way to it
-            badge = {"biscuit": _("Biscuit"), "cup": _("cup"), "winner": _("winner")}[row.mark]
-            note_w = min(r.width // 2, max(note_w, t.font(w.MIN_SIZE, True).size(badge)[0] + t.px(28)))
-        name_r = pygame.Rect(r.x + t.px(9), r.y, r.width - value_w - note_w - t.px(14), r.height)
-        w.text(surface, t, row.name, name_r, size=size, colour=colour, bold=row.current, align="left")
-        if note_w:
-            note_r = pygame.Rect(name_r.right + t.px(2), r.y + t.px(3), note_w - t.px(4), r.height - t.px(6))
-            if row.mark in ("biscuit", "cup", "winner"):
-                label = {"biscuit": _("Biscuit"), "cup": _("cup"), "winner": _("winner")}[row.mark]
-                font, _lines = w.fitted_font(t, label, size * 0.7, note_r.inflate(-t.px(10), 0), bold=True)
-                pill = note_r.copy()
-                pill.width = min(note_r.width, font.size(label)[0] + t.px(14))
-                pill.right = note_r.right
-                pygame.draw.rect(surface, th.ACCENT, pill, border_radius=t.px(8))
-                w.text(surface, t, label, pill.inflate(-t.px(6), 0), size=size * 0.7, colour=th.ACCENT_TEXT, bold=True)
-            else:
-                w.text(surface, t, row.note, note_r, size=size * 0.75, colour=th.MUTED, align="right")
-        value_r = pygame.Rect(r.right - value_w - t.px(6), r.y, value_w, r.height)
-        w.text(surface, t, row.value, value_r, size=size * 1.1, colour=th.DANGER if row.alert and not row.dim
-               else colour, bold=True, align="right")
 
 
 def _sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> None:
@@ -291,6 +244,9 @@ def _message(surface, text: str, t: th.Theme) -> None:
     w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(4)), size=19, lines=2)
 
 
+DETAIL_SIZE, DETAIL_LINE = 24, 30  # design px of the banner's second line, and its line's height
+
+
 def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
     """The announcement, big across the middle of the screen; a tap on it shows the next one."""
     W, H = surface.get_size()
@@ -305,10 +261,14 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
     pygame.draw.rect(surface, th.TEXT, r, width=max(2, t.px(3)), border_radius=t.px(18))
     fg = th.ACCENT_TEXT if a.tone in ("win", "good", "info") else th.TEXT
     if a.detail:
-        main = pygame.Rect(r.x + t.px(16), r.y + t.px(6), r.width - t.px(32), int(r.height * 0.66))
-        sub = pygame.Rect(r.x + t.px(16), main.bottom, r.width - t.px(32), r.bottom - main.bottom - t.px(6))
+        # The line under it (who threw, why) at DETAIL_SIZE, read from 2 m: in two lines when one
+        # is too short, the announcement itself giving way.
+        width = r.width - t.px(32)
+        n = 1 if w.fits(t, a.detail, DETAIL_SIZE, pygame.Rect(0, 0, width, t.px(DETAIL_LINE))) else 2
+        sub = pygame.Rect(r.x + t.px(16), r.bottom - t.px(6) - n * t.px(DETAIL_LINE), width, n * t.px(DETAIL_LINE))
+        main = pygame.Rect(r.x + t.px(16), r.y + t.px(6), width, sub.y - r.y - t.px(6))
         w.text(surface, t, a.text, main, size=54, colour=fg, bold=True, lines=2)
-        w.text(surface, t, a.detail, sub, size=22, colour=fg)
+        w.text(surface, t, a.detail, sub, size=DETAIL_SIZE, colour=fg, lines=n)
     else:
         w.text(surface, t, a.text, r.inflate(-t.px(32), -t.px(12)), size=56, colour=fg, bold=True, lines=2)
     hits.append((r, "dismiss"))
@@ -388,7 +348,8 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     left_w = int(body.width * 0.38)
     left = pygame.Rect(body.x, body.y, left_w, body.height)
     right = pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height)
-    cam_h = min(int(left.width * 3 / 4), int(left.height * 0.62))
+    # More than four players: the camera view gives the standings room for rows at full size.
+    cam_h = min(int(left.width * 3 / 4), int(left.height * (0.62 if len(view.standings) <= 4 else 0.46)))
     cam = pygame.Rect(left.x, left.y, left.width, cam_h)
     w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
     st = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
@@ -539,7 +500,8 @@ def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFe
     body = _titled(surface, view, t)
     m = t.gap
     back = pygame.Rect(body.right - t.px(140), t.gap, t.px(140), t.px(60))
-    _buttons(surface, view, t, hits, view.choices, [back], size=22)
+    rects = [back] if len(view.choices) == 1 else [back.move(-t.px(200) - m, 0).inflate(t.px(60), 0).move(t.px(30), 0), back]
+    _buttons(surface, view, t, hits, view.choices, rects, size=22)
     if view.sheet is not None:
         _sheet(surface, t, body, view.sheet)
     del m
@@ -552,6 +514,23 @@ def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
                                                          max_h=t.px(90)), size=26)
 
 
+def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    """The evening's chart (``appliance.kiosk.chart``) between the title and a row of buttons."""
+    from appliance.kiosk.chart import draw_summary
+
+    body = _titled(surface, view, t)
+    foot = pygame.Rect(body.x, body.bottom - t.px(64), body.width, t.px(64))
+    _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), view.columns or 2, t.gap), size=26)
+    draw_summary(surface, t, pygame.Rect(body.x, body.y, body.width, foot.y - body.y - t.gap), view.summary)
+
+
+def final_totals(view: View) -> list[Row]:
+    """The game over screen's sheet totals as standings rows, highest first, the winners lit."""
+    won = {r.name for r in view.standings if r.mark == "winner"}
+    rows = [Row(p, total, current=p in won) for p, total in zip(view.sheet.players, view.sheet.totals)]
+    return sorted(rows, key=lambda r: -int(r.value or 0))
+
+
 def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
     W, H = surface.get_size()
     m = t.gap
@@ -562,9 +541,10 @@ def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     foot = pygame.Rect(m, H - t.px(76) - m, W - 2 * m, t.px(76))
     _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), len(view.choices), m), size=28)
     body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
-    if view.sheet is not None:
-        left = pygame.Rect(body.x, body.y, int(body.width * 0.4), body.height)
+    if view.sheet is not None:  # the final totals; the whole sheet is a button away (too small here)
+        left = pygame.Rect(body.x, body.y, int(body.width * 0.5), body.height)
         _standings(surface, t, left, view.standings_title, view.standings)
-        _sheet(surface, t, pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height), view.sheet)
+        _standings(surface, t, pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height),
+                   _("Points"), final_totals(view))
     else:
         _standings(surface, t, body.inflate(-int(body.width * 0.2), 0), view.standings_title, view.standings)

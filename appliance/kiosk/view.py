@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from appliance import i18n
 from appliance.i18n import _, ngettext
+from appliance.kiosk.words import totals
 from appliance.table import find_table, game_name, kinds
 from appliance.table.base import Choice, Play, Row, Sheet, View, names
 
-__all__ = ["Choice", "Play", "Row", "Sheet", "View", "correct", "finish", "hand", "menu", "names_view", "over", "play",
+__all__ = ["Choice", "Play", "Row", "Sheet", "View", "correct", "finish", "hand", "menu", "names_view", "over", "play", "summary",
            "setup", "sheet"]
 
 
@@ -143,10 +144,36 @@ def hand(dice: list[int], focus: int) -> View:
 
 # ------------------------------------------------------------------------------------ sheet, menu
 
-def sheet(s) -> View:
-    """The score sheet of session ``s``, full screen."""
-    return View("sheet", title=_("Score sheet"), prompt=game_name(s.kind), sheet=find_table(s.kind)().sheet(s),
-                choices=[Choice("back", _("Back"), style="quiet")])
+SHEET_ROWS, SHEET_PLAYERS = 6, 3  # a page of the score sheet: categories down, players across
+
+
+def sheet(s, page: int = 0) -> View:
+    """The score sheet of session ``s``, full screen, one page of it (``sheet_page``): the whole
+    sheet at once would be under 20 px at 800x480."""
+    part, pages = sheet_page(find_table(s.kind)().sheet(s), page)
+    choices = [Choice("back", _("Back"), style="quiet")]
+    if pages > 1:
+        choices.insert(0, Choice("page", _("Next page")))
+    prompt = game_name(s.kind) if pages == 1 else "{game}  ·  {page}".format(
+        game=game_name(s.kind), page=_("page {n} of {count}").format(n=page % pages + 1, count=pages))
+    return View("sheet", title=_("Score sheet"), prompt=prompt, sheet=part, choices=choices)
+
+
+def sheet_page(full: Sheet, page: int) -> tuple[Sheet, int]:
+    """Page ``page`` (counted round) of the sheet ``full`` and the number of pages: SHEET_ROWS
+    categories (the upper section, then the lower) of SHEET_PLAYERS players (the player on turn's
+    group first), each page with the players' grand totals."""
+    groups = [list(range(i, min(i + SHEET_PLAYERS, len(full.players)))) for i in range(0, len(full.players), SHEET_PLAYERS)]
+    if full.current is not None:
+        groups.sort(key=lambda g: full.current not in g)
+    rows = [list(range(i, min(i + SHEET_ROWS, len(full.categories)))) for i in range(0, len(full.categories), SHEET_ROWS)]
+    pages = [(g, r) for g in groups for r in rows] or [([], [])]
+    cols, cats = pages[page % len(pages)]
+    part = Sheet(tuple(full.players[j] for j in cols), tuple(full.categories[i] for i in cats),
+                 tuple(tuple(full.cells[i][j] for j in cols) for i in cats), tuple(full.totals[j] for j in cols),
+                 cols.index(full.current) if full.current in cols else None,
+                 cats.index(full.declared) if full.declared in cats else None)
+    return part, len(pages)
 
 
 def menu(s, drink_cap: int = 0, taught: int = 0) -> View:
@@ -158,6 +185,7 @@ def menu(s, drink_cap: int = 0, taught: int = 0) -> View:
     if s is not None and find_table(s.kind).has_sheet:
         choices.append(Choice("sheet", _("Score sheet")))
     choices.append(Choice("end", _("End this game"), _("counts stay for the evening"), "danger"))
+    choices.append(Choice("evening", _("End the evening"), _("the evening's chart")))
     choices.append(Choice("lang", _language_name(), _("language")))
     cap = _("Drink cap: {count}").format(count=drink_cap) if drink_cap else _("Drink cap: off")
     choices.append(Choice("cap", cap, _("past it: water")))
@@ -171,6 +199,14 @@ def menu(s, drink_cap: int = 0, taught: int = 0) -> View:
                 columns=2 if len(choices) <= 6 else 3)
 
 
+def summary(evening) -> View:
+    """The closing summary: the chart of ``evening`` (``appliance.evening.Summary``), a new evening
+    (the counts start again) or back."""
+    return View("summary", title=_("The evening"), summary=evening,
+                choices=[Choice("new_evening", _("New evening"), style="primary"),
+                         Choice("back", _("Back"), style="quiet")], columns=2)
+
+
 def over(s, evening: dict) -> View:
     """The game over screen of session ``s`` (None: no game) with the ``evening``'s counts."""
     winner = s.game.expects.get("winner") if s is not None else None
@@ -182,9 +218,9 @@ def over(s, evening: dict) -> View:
         prompt = _("Game ended")
     drinks = any(c.get("drinks", 0) for c in evening.values())
     points = any(c.get("penalties", 0) for c in evening.values())
-    if drinks and points:
-        title = _("The evening: drinks / penalty points")
-        value = lambda c: f"{c.get('drinks', 0)} / {c.get('penalties', 0)}"  # noqa: E731
+    if drinks and points:  # in words: "8 / 3" says nothing from across the table
+        title = _("The evening")
+        value = lambda c: totals(c.get("drinks", 0), c.get("penalties", 0))  # noqa: E731
     elif points:
         title = _("The evening: penalty points")
         value = lambda c: str(c.get("penalties", 0))  # noqa: E731
@@ -197,6 +233,8 @@ def over(s, evening: dict) -> View:
                Choice("new", _("New game"), _("choose game and players"))]
     if winner and s.last_action:  # a misread last roll may have decided it: the correction path
         choices.append(Choice("fix", _("Fix dice"), style="quiet"))
+    if s is not None and find_table(s.kind).has_sheet:  # the whole sheet is too small here: its own screen
+        choices.append(Choice("sheet", _("Score sheet"), style="quiet"))
     view = View("over", title=game_name(s.kind) if s else _("Dice Table"), prompt=prompt,
                 choices=choices, standings=rows, standings_title=title, columns=len(choices),
                 title_key=s.kind if s else "")

@@ -18,6 +18,8 @@ from appliance.kiosk import theme as th
 text_hook: Callable[[str, pygame.Rect, pygame.Rect], None] | None = None
 
 MIN_SIZE = 9  # design px: below this a text is unreadable anyway; it is cut with "…" instead
+# design px of a button's keyboard digit: a hint for a keyboard on a desk, not read across the table
+KEY_SIZE = 12
 
 
 def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bold: bool = False,
@@ -144,7 +146,7 @@ def button(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, label: str, 
     inner = rect.inflate(-2 * pad, -2 * pad)
     if key:
         k = pygame.Rect(rect.x + t.px(4), rect.y + t.px(2), t.px(16), t.px(16))
-        text(surface, t, key, k, size=12, colour=fg if style != "normal" else th.MUTED, align="left")
+        text(surface, t, key, k, size=KEY_SIZE, colour=fg if style != "normal" else th.MUTED, align="left")
     if sub:
         top = pygame.Rect(inner.x, inner.y, inner.width, int(inner.height * 0.62))
         bottom = pygame.Rect(inner.x, top.bottom, inner.width, inner.height - top.height)

@@ -33,12 +33,25 @@ def problem_text(problem) -> str:
         return _("Could not save the game: {error}").format(error=problem.reason)
     if code == "not_now":
         return _("Not now: {what}").format(what=waiting_for(problem.need))
+    if code == "unreadable" and problem.reading.kind in RETHROW:
+        return RETHROW[problem.reading.kind]()
     if code == "unreadable":
         return _("Cannot read the dice ({reason}). Throw again, or fix them by hand.").format(
             reason=unreadable_reason(problem.reading))
     if code == "count":
         return _("{found} dice seen, {needed} needed. Throw again.").format(found=problem.found, needed=problem.needed)
     return {"ended": _("This game has ended"), "over": _("The game is over")}.get(code, code)
+
+
+# A die off the tray or cocked is no throw (RULES.md is silent; the table's convention, as at a bar): it is thrown
+# again, never fixed by hand, so the message says only that.
+RETHROW = {
+    # TRANSLATORS: a die landed outside the dice tray (on the bar table): the roll does not count.
+    "off_tray": lambda: _("A die is off the tray: throw again"),
+    # TRANSLATORS: a die leans on another die or the tray wall, no face squarely up: the roll does
+    # not count.
+    "cocked": lambda: _("A die is cocked: throw again"),
+}
 
 
 def waiting_for(need) -> str:
@@ -51,6 +64,14 @@ def waiting_for(need) -> str:
         "thumbs": _("the thumbs race first"),
         "declare": _("{player} declares a category first"),
     }.get(need.kind, _("{player} must act first")).format(player=who)
+
+
+def totals(drinks: int, points: int) -> str:
+    """A player's counts in words: "8 drinks, 3 penalty points", "2 drinks" (never "8 / 3")."""
+    said = [ngettext("{count} drink", "{count} drinks", drinks).format(count=drinks)]
+    if points:
+        said.append(ngettext("{count} penalty point", "{count} penalty points", points).format(count=points))
+    return ", ".join(said)
 
 
 def camera_fault(kind: str) -> str:
@@ -93,6 +114,9 @@ def unreadable_reason(reading) -> str:
         # TRANSLATORS: why the dice cannot be read: a die leans on another die or the tray wall,
         # no face up; the roll is thrown again.
         "cocked": _("a die is cocked"),
+        # TRANSLATORS: why the dice cannot be read: a die lies outside the dice tray; the roll is
+        # thrown again.
+        "off_tray": _("a die is off the tray"),
         # TRANSLATORS: why the dice cannot be read: the readings of one still scene differ.
         "disagree": _("the readings disagree"),
         # TRANSLATORS: why the dice cannot be read: the camera picture is only noise.

@@ -106,6 +106,7 @@ class View:
     dice_focus: int = -1
     text_field: str | None = None
     key_rows: list[int] = field(default_factory=list)  # the on-screen keyboard: keys per row
+    summary: Any = None  # the evening's chart (``appliance.evening.Summary``) on the "summary" screen
     focus: int = -1
 
     @property

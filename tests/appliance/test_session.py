@@ -50,6 +50,27 @@ def test_an_unreadable_scene_while_no_roll_is_due_is_not_even_a_message():
     assert not out.accepted and problem_text(out.problem) == ""
 
 
+@pytest.mark.parametrize("lang, off, cocked", [
+    ("en", "A die is off the tray: throw again", "A die is cocked: throw again"),
+    ("de", "Ein Würfel liegt neben der Schale: noch einmal werfen", "Ein Würfel liegt schief: noch einmal werfen"),
+    ("lv", "Kauliņš ir ārpus paplātes: met vēlreiz", "Kauliņš stāv šķībi: met vēlreiz"),
+    ("ru", "Кубик вылетел из лотка: бросайте ещё раз", "Кубик лёг на ребро: бросайте ещё раз"),
+])
+def test_a_die_off_the_tray_or_cocked_is_a_throw_again_in_every_language_never_a_roll(lang, off, cocked):
+    from appliance import i18n
+
+    s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
+    i18n.set_language(lang)
+    try:
+        out = s.dice(unreadable("the die at (612, 40) is off the tray (40, 30, 560, 420)", reading(3, 5).dice, "off_tray"))
+        assert not out.accepted and problem_text(out.problem) == off
+        out = s.dice(unreadable("the die at (10, 20) is cocked", reading(3, 5).dice, "cocked"))
+        assert not out.accepted and problem_text(out.problem) == cocked
+    finally:
+        i18n.set_language("en")
+    assert s.game.actions == []
+
+
 def test_an_unreadable_or_miscounted_reading_is_a_problem_not_a_roll():
     s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
     out = s.dice(unreadable("the die at (10, 20) is unclear (a 3 at 70%)", kind="unsure"))

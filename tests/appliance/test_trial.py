@@ -9,23 +9,43 @@ from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.camera import CameraPipeline
 from appliance.trial import TrialSource, TrialTable, trial_source
 from vision.reader import read_dice
+from vision.reading import DiceReading, no_dice, unreadable
 from vision.settle import SettleDetector
 
 FPS = 15.0
+
+
+class Seen:
+    """A reader that reads what the trial table shows (its truth), as a perfect camera would: the
+    flat dice where they lie, and "cocked" for a die leaning on the wall (the face model's call)."""
+
+    def __init__(self, source: TrialSource) -> None:
+        self.source = source
+
+    def __call__(self, image, expected=None, reference=None):
+        truth = self.source.truth
+        if truth.moving or truth.hand or not (truth.dice or truth.cocked):
+            return no_dice()
+        if truth.cocked:
+            return unreadable("cocked", truth.dice + truth.cocked, "cocked")
+        return DiceReading("ok", truth.dice)
 
 
 class Trial:
     """The kiosk core on the trial table, stepped in one thread: ``frames(n)`` steps the camera and
     the app n frames (the table ticks once a frame, as the kiosk's frame hook does)."""
 
-    def __init__(self, kind: str, players: list[str], rules: dict | None = None) -> None:
+    def __init__(self, kind: str, players: list[str], rules: dict | None = None, *, reader=read_dice,
+                 mishaps: float = 0.0) -> None:
         self.commands = CommandQueue()
         self.source: TrialSource = trial_source((640, 480), FPS, seed=3)
-        self.pipeline = CameraPipeline(self.source, SettleDetector(read_dice),
+        detector = SettleDetector(reader(self.source) if reader is Seen else reader, tray=self.source.tray_area)
+        self.pipeline = CameraPipeline(self.source, detector,
                                        lambda r: self.commands.put(Command("settled", r, source="camera")))
         self.app = App(rules={kind: rules or {}},
                        hooks=Hooks(expect=self.pipeline.expect, reread=self.pipeline.reread))
-        self.table = TrialTable(self.app, self.pipeline.call, seed=5)
+        self.table = TrialTable(self.app, self.pipeline.call, seed=5, mishaps=mishaps)
+        self.messages: list[str] = []
         self.app.setup.game_kind, self.app.setup.seats = kind, list(players)
         assert self.app.start_game()
 
@@ -35,6 +55,8 @@ class Trial:
             self.pipeline.step()
             for cmd in self.commands.drain():
                 self.app.handle(cmd)
+            if self.app.message and self.app.message not in self.messages[-1:]:
+                self.messages.append(self.app.message)
 
     def until(self, done, seconds: float = 20.0) -> None:
         for _ in range(int(seconds * FPS)):
@@ -135,3 +157,24 @@ def test_the_demo_window_plays_on_the_trial_table():
     assert play_window((800, 480), seed=1, max_frames=2, steps=lambda k: seen.append(k.pipeline.source)) == 0
     assert all(isinstance(s, TrialSource) for s in seen) and seen
 
+
+
+def clean_throws(t: Trial) -> list[list[int]]:
+    return [sorted(a.values) for a in t.source.actions if a.kind == "throw" and not a.mishap]
+
+
+def test_dice_thrown_off_the_tray_or_cocked_are_announced_and_thrown_again_never_taken_as_a_roll():
+    t = Trial("biscuit", ["Ann", "Bo", "Cy"], reader=Seen, mishaps=1.0)
+    t.until(lambda: len(t.rolls()) >= 3, seconds=120)
+    assert "A die is off the tray: throw again" in t.messages
+    assert "A die is cocked: throw again" in t.messages
+    assert [a.mishap for a in t.source.actions][:2] == ["off_tray", ""]
+    assert [sorted(r) for r in t.rolls()] == clean_throws(t)[:len(t.rolls())]
+
+
+def test_the_real_reader_sees_a_die_off_the_trial_tray_and_the_kiosk_says_throw_again():
+    t = Trial("biscuit", ["Ann", "Bo", "Cy"], mishaps=1.0)
+    t.until(lambda: t.messages, seconds=30)
+    assert t.messages[0] == "A die is off the tray: throw again" and t.rolls() == []
+    t.until(lambda: t.rolls(), seconds=30)
+    assert sorted(t.rolls()[0]) == clean_throws(t)[0]

@@ -13,7 +13,8 @@ from vision.synth import SyntheticTable, TableLook
 class Oracle:
     """Reads the truth of the frame the table just rendered; while anything moves it reads nonsense
     (random dice), as a reader may on blurred tumbling dice. Counts its calls. ``offset``: the
-    (x, y) px of the crop the detector hands it (its tray area)."""
+    (x, y) px of the frame's crop it is handed (none: the detector reads whole frames). A die
+    lying cocked makes the reading "cocked", as the reader's face model does."""
 
     def __init__(self, table, seed=0, offset=(0, 0)):
         self.table = table
@@ -33,6 +34,9 @@ class Oracle:
         dx, dy = self.offset
         dice = tuple(Die(d.value, (d.center[0] - dx, d.center[1] - dy), (d.box[0] - dx, d.box[1] - dy) + d.box[2:])
                      for d in truth.dice)
+        if truth.cocked:
+            c = truth.cocked[0].center
+            return unreadable(f"the die at ({c[0]:.0f}, {c[1]:.0f}) is cocked", dice + truth.cocked, "cocked")
         if expected is not None and len(dice) != expected:
             return wrong_count(expected, dice)
         return DiceReading("ok", dice)
@@ -306,7 +310,7 @@ def test_forget_reports_the_dice_lying_now_once_more():
 def test_motion_outside_the_tray_area_is_ignored_and_dice_are_reported_in_frame_coordinates():
     table = SyntheticTable(2, seed=17)
     tray = (40, 30, 560, 420)
-    oracle = Oracle(table, offset=tray[:2])
+    oracle = Oracle(table)
     detector = SettleDetector(oracle, expected=2, tray=tray)
     table.throw([1, 6])
     reports, _ = play(table, detector, settle_time(table))
@@ -320,6 +324,38 @@ def test_motion_outside_the_tray_area_is_ignored_and_dice_are_reported_in_frame_
         img[0:25, x:x + 40] = 255  # someone's sleeve at the top edge, outside the tray
         update = detector.update(img, frame.t, frame.index)
         assert update.state == "still" and update.settled is None
+
+
+ROOMY = TableLook(tray_frac=(0.7, 0.78))  # a tray with table beside it in view
+
+
+def test_a_die_thrown_off_the_tray_area_makes_the_throw_off_tray_naming_where_it_lies_then_a_throw_again_counts():
+    table = SyntheticTable(2, seed=4, look=ROOMY)
+    detector = SettleDetector(Oracle(table), expected=2, tray=table.tray_area)
+    table.throw([3, 5], off_tray=1)
+    reports, _ = play(table, detector, settle_time(table))
+    off = [d for d in table.truth.dice if d.value == 5][0]
+    assert [r[1].reading.kind for r in reports] == ["off_tray"]
+    assert f"the die at ({off.center[0]:.0f}, {off.center[1]:.0f}) is off the tray" in reports[0][1].reading.reason
+    table.throw([3, 5])
+    reports, _ = play(table, detector, settle_time(table))
+    assert [(r[1].reading.status, r[1].reading.values) for r in reports] == [("ok", (3, 5))]
+
+
+def test_without_a_tray_area_a_die_beside_the_tray_is_read_as_any_other():
+    table = SyntheticTable(2, seed=4, look=ROOMY)
+    detector = SettleDetector(Oracle(table), expected=2)
+    table.throw([3, 5], off_tray=1)
+    reports, _ = play(table, detector, settle_time(table))
+    assert [(r[1].reading.status, r[1].reading.values) for r in reports] == [("ok", (3, 5))]
+
+
+def test_a_cocked_die_is_reported_once_as_cocked_never_as_a_roll():
+    table = SyntheticTable(2, seed=6, look=ROOMY)
+    detector = SettleDetector(Oracle(table), expected=2, tray=table.tray_area)
+    table.throw([2, 6], cocked=0)
+    reports, _ = play(table, detector, settle_time(table) + 2.0)
+    assert [r[1].reading.kind for r in reports] == ["cocked"]
 
 
 def test_same_dice_allows_a_small_shift_but_not_a_big_one_or_another_value():

@@ -159,3 +159,31 @@ def test_a_closed_table_refuses_to_read():
     table.close()
     with pytest.raises(SourceClosed):
         table.read()
+
+
+ROOMY = TableLook(tray_frac=(0.7, 0.78))
+
+
+def test_a_die_thrown_off_the_tray_lies_flat_on_the_table_beside_the_tray_area_the_others_inside():
+    table = SyntheticTable(5, seed=2, look=ROOMY)
+    table.throw([1, 2, 3, 4, 5], off_tray=2)
+    list(table.frames(table.still_at - table.t + 0.2))
+    x, y, w, h = table.tray_area
+    outside = [d for d in table.truth.dice if not (x <= d.center[0] <= x + w and y <= d.center[1] <= y + h)]
+    assert [d.value for d in outside] == [3] and table.truth.values == (1, 2, 3, 4, 5)
+    assert outside[0].box[0] + outside[0].box[2] <= 640  # in view
+
+
+def test_a_cocked_die_leans_on_the_tray_wall_and_is_told_apart_from_the_flat_dice():
+    table = SyntheticTable(2, seed=2, look=ROOMY)
+    table.throw([4, 6], cocked=0)
+    list(table.frames(table.still_at - table.t + 0.2))
+    assert table.truth.values == (6,) and [d.value for d in table.truth.cocked] == [4]
+    assert table.truth.cocked[0].center[0] < table.tray_area[0] + 0.1 * 640  # against the left wall
+
+
+def test_a_mishap_on_a_die_not_thrown_or_off_a_tray_that_fills_the_view_is_refused():
+    with pytest.raises(ValueError, match="no die 2 among the 2 thrown"):
+        SyntheticTable(2, look=ROOMY).throw([1, 2], cocked=2)
+    with pytest.raises(ValueError, match="no room beside its tray"):
+        SyntheticTable(2).throw([1, 2], off_tray=0)

@@ -1,4 +1,5 @@
-"""The screens around the game: the score sheet, the menu and the game over screen."""
+"""The screens around the game: the score sheet, the menu, the game over screen and the evening's
+summary."""
 
 from __future__ import annotations
 
@@ -11,8 +12,20 @@ class SheetScreen(Dialog):
 
     name = "sheet"
 
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.page = 0
+
+    @property
+    def handlers(self):
+        return {"page": lambda _arg: setattr(self, "page", self.page + 1)}
+
     def view(self):
-        return view.sheet(self.app.session)
+        return view.sheet(self.app.session, self.page)
+
+    def back(self) -> None:
+        self.page = 0  # the sheet opens on the page of the player on turn
+        super().back()
 
 
 class MenuScreen(Dialog):
@@ -25,10 +38,28 @@ class MenuScreen(Dialog):
         app = self.app
         return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
                 "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language(),
-                "cap": lambda _arg: app.next_drink_cap(), "forget": lambda _arg: app.forget_dice()}
+                "cap": lambda _arg: app.next_drink_cap(), "forget": lambda _arg: app.forget_dice(),
+                "evening": lambda _arg: app.end_evening()}
 
     def view(self):
         return view.menu(self.app.session, self.app.drink_cap, self.app.taught_throws())
+
+
+class SummaryScreen(Dialog):
+    """The evening's chart ("End the evening"): a new evening, or back to the game over screen."""
+
+    name = "summary"
+
+    @property
+    def handlers(self):
+        return {"new_evening": lambda _arg: self.app.new_evening()}
+
+    def view(self):
+        return view.summary(self.app.summary())
+
+    def back(self) -> None:
+        # The game was ended to show the evening (a Biscuit game too, which never ends by itself).
+        self.app.screen = "over" if self.app.session is not None else "setup"
 
 
 class OverScreen(Screen):
@@ -40,7 +71,7 @@ class OverScreen(Screen):
     def handlers(self):
         app = self.app
         return {"again": lambda _arg: app.start_game(), "new": lambda _arg: app.new_game(),
-                "fix": lambda _arg: app.open_correction()}
+                "fix": lambda _arg: app.open_correction(), "sheet": lambda _arg: setattr(app, "screen", "sheet")}
 
     def view(self):
         return view.over(self.app.session, self.app.evening())

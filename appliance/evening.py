@@ -1,0 +1,138 @@
+"""The evening's summary: each player's drinks and penalty points game by game, the Yacht scores and
+the evening's best throw, from what the store keeps (or, without a store, the kiosk's ended games).
+
+Pure: game logs in, a :class:`Summary` out. The kiosk's "End the evening" screen and ``dicetable
+summary`` draw it with ``appliance.kiosk.chart``.
+
+The best throw is the least likely one of the evening: the chance of throwing exactly those faces
+with that many dice (the multinomial count of the faces' orders over 6^n: a 5-die Yacht of sixes is
+1 in 7776, a pair 1 in 36, two different faces 1 in 18). A tie goes to the higher total, then the
+earlier throw. Only throws still in effect count (an undone misread does not), and a Mäxle throw is
+the holder's who shook it, not the revealer's who lifted the cup.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from appliance.session import in_effect
+
+
+@dataclass(frozen=True)
+class Played:
+    """One ended game as the summary reads it: the setup line (RULES.md §4), its (action, events)
+    pairs in effect, oldest first, and its tally ``{player: {"drinks": n, "penalties": n}}``."""
+
+    setup: dict
+    actions: list[tuple[dict, list[dict]]]
+    tally: dict[str, dict[str, int]]
+
+
+@dataclass(frozen=True)
+class Throw:
+    """One throw of the evening: who threw it, the dice (sorted), the game's number (1-based) and
+    kind ("maexle", "biscuit", "yacht")."""
+
+    player: str
+    dice: tuple[int, ...]
+    game: int
+    kind: str
+
+    @property
+    def odds(self) -> int:
+        """The chance of these faces as "1 in N": N = 6^n / (orders of the faces), rounded."""
+        orders = math.factorial(len(self.dice))
+        for count in Counter(self.dice).values():
+            orders //= math.factorial(count)
+        return round(6 ** len(self.dice) / orders)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The evening in figures.
+
+    games: each ended game's kind, oldest first. players: everyone who played, in the order first
+    seated. drinks, penalties: per player the running total, 0 before the first game and then after
+    each game (``len(games) + 1`` values). yacht: per Yacht game its number (1-based) and each
+    player's total points. best: the best throw (see the module docstring), or None.
+    """
+
+    games: tuple[str, ...]
+    players: tuple[str, ...]
+    drinks: dict[str, tuple[int, ...]]
+    penalties: dict[str, tuple[int, ...]]
+    yacht: tuple[tuple[int, dict[str, int]], ...]
+    best: Throw | None
+
+    @property
+    def empty(self) -> bool:
+        """No game ended this evening: nothing to chart."""
+        return not self.games
+
+
+def summarize(played: list[Played]) -> Summary:
+    """The summary of the evening's ended games ``played``, oldest first (see :class:`Summary`)."""
+    players: list[str] = []
+    for game in played:
+        players += [p for p in dict.fromkeys([*game.setup.get("players", []), *game.tally]) if p not in players]
+    drinks = {p: [0] for p in players}
+    penalties = {p: [0] for p in players}
+    yacht, throws = [], []
+    for number, game in enumerate(played, 1):
+        for p in players:
+            counts = game.tally.get(p, {})
+            drinks[p].append(drinks[p][-1] + int(counts.get("drinks", 0)))
+            penalties[p].append(penalties[p][-1] + int(counts.get("penalties", 0)))
+        kind = str(game.setup.get("game", ""))
+        if kind == "yacht":
+            yacht.append((number, yacht_totals(game)))
+        throws += thrown(game, number)
+    best = max(throws, key=lambda t: (t.odds, sum(t.dice), -t.game), default=None) if throws else None
+    return Summary(tuple(str(g.setup.get("game", "")) for g in played), tuple(players),
+                   {p: tuple(v) for p, v in drinks.items()}, {p: tuple(v) for p, v in penalties.items()},
+                   tuple(yacht), best)
+
+
+def yacht_totals(game: Played) -> dict[str, int]:
+    """A Yacht game's total points per player (seat order): its ``score`` events in effect added up."""
+    totals = {p: 0 for p in game.setup.get("players", [])}
+    for _action, events in game.actions:
+        for event in events:
+            if "score" in event and event["score"].get("player") in totals:
+                totals[event["score"]["player"]] += int(event["score"].get("points", 0))
+    return totals
+
+
+def thrown(game: Played, number: int) -> list[Throw]:
+    """The throws of one game in effect, from its ``rolled`` and ``revealed`` events. A Mäxle reveal
+    shows the dice the announcer (``by``) shook; a self-reveal the lifter's own."""
+    kind = str(game.setup.get("game", ""))
+    out = []
+    for _action, events in game.actions:
+        for event in events:
+            roll = event.get("rolled") or event.get("revealed")
+            if not isinstance(roll, dict) or not isinstance(roll.get("dice"), list):
+                continue
+            who = roll.get("by") if "revealed" in event and roll.get("lift") != "self_reveal" else roll.get("player")
+            if who is None:  # a reveal of an announcement nobody made
+                who = roll.get("player")
+            out.append(Throw(str(who), tuple(sorted(int(d) for d in roll["dice"])), number, kind))
+    return out
+
+
+def from_store(store) -> Summary:
+    """The summary of the store's current evening (``appliance.store.Store``): its ended games."""
+    played = []
+    for ended in store.ended_games():
+        saved = store.game(ended.id)
+        actions = in_effect(saved.actions, saved.events) if saved is not None else []
+        played.append(Played(ended.setup, actions, ended.tally))
+    return summarize(played)
+
+
+def from_sessions(sessions) -> Summary:
+    """The summary of ended ``appliance.session.Session`` objects kept in memory (a kiosk without a
+    store: the demo, the tests), oldest first."""
+    return summarize([Played(s.game.setup, s.history, s.tally()) for s in sessions])

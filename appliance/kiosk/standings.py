@@ -1,0 +1,144 @@
+"""The standings panel: the players and their counts, readable from 2 metres.
+
+Every text in it is at least ``READABLE`` design px (20 px at 800x480), never shrunk below. The
+rows fill one column, or two when the panel is wide enough; when the players still do not all fit,
+those nearest the turn are shown (the player on turn, then the next ones in seat order) and a last
+line says how many more there are. A row whose name does not fit beside its badge (the cup, the
+Biscuit, the winner) or its count in words ("8 drinks, 3 penalty points") takes a second line for
+them, so the name is never given up.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from appliance.i18n import _, ngettext
+from appliance.kiosk import theme as th
+from appliance.kiosk import widgets as w
+from appliance.table.base import Row
+
+READABLE = 20  # design px: the smallest text a player reads from 2 metres
+ROW = 30       # design px of a row at READABLE, with a little air
+MIN_COLUMN = 230  # design px: a narrower column is not worth a second one
+
+
+def badge(row: Row) -> str:
+    """The row's badge in words ("" for none)."""
+    return {"biscuit": _("Biscuit"), "cup": _("cup"), "winner": _("winner")}.get(row.mark, "")
+
+
+def nearest(rows: list[Row], k: int) -> list[Row]:
+    """The ``k`` rows nearest the turn: the current one, then the ones after it in seat order."""
+    start = next((i for i, r in enumerate(rows) if r.current), 0)
+    return [rows[(start + i) % len(rows)] for i in range(min(k, len(rows)))]
+
+
+def draw_standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: list[Row]) -> None:
+    """The panel in ``rect``: ``title``, then the rows that fit (see the module docstring)."""
+    w.panel(surface, t, rect)
+    inner = rect.inflate(-2 * t.gap, -2 * t.gap)
+    lines = 1 if w.fits(t, title, READABLE, pygame.Rect(0, 0, inner.width, t.px(ROW))) else 2
+    head = pygame.Rect(inner.x, inner.y, inner.width, lines * t.px(ROW))
+    w.text(surface, t, title, head, size=READABLE, colour=th.MUTED, align="left", lines=lines)
+    body = pygame.Rect(inner.x, head.bottom, inner.width, inner.bottom - head.bottom)
+    if not rows or body.height < t.px(ROW):
+        return
+    columns = 2 if body.width >= 2 * t.px(MIN_COLUMN) + t.gap and _height(t, body, rows, 1) > body.height else 1
+    col_w = (body.width - t.gap * (columns - 1)) // columns
+    column = pygame.Rect(body.x, body.y, col_w, body.height)
+    shown, more = _fit(t, column, rows, columns)
+    per = math.ceil(len(shown) / columns)
+    y, col = body.y, 0
+    for i, row in enumerate(shown):
+        if i and i % per == 0:
+            col, y = col + 1, body.y
+        h = _lines(t, column, row) * t.px(ROW)
+        _row(surface, t, pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, h - t.px(2)), row)
+        y += h
+    if more:
+        said = ngettext("and {count} more player", "and {count} more players", more).format(count=more)
+        w.text(surface, t, said, pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, t.px(ROW)),
+               size=READABLE, colour=th.MUTED, align="left")
+
+
+def _height(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int) -> int:
+    """The height the rows take in ``columns`` columns as wide as ``column``, px."""
+    per = math.ceil(len(rows) / columns)
+    return max(sum(_lines(t, column, r) for r in rows[c * per:(c + 1) * per]) for c in range(columns)) * t.px(ROW)
+
+
+def _fit(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int) -> tuple[list[Row], int]:
+    """The rows shown (nearest the turn first when not all fit, a line kept for "and N more") and
+    how many are left out."""
+    if _height(t, column, rows, columns) <= column.height:
+        return rows, 0
+    k = len(rows) - 1
+    while k > 1 and _height(t, column, nearest(rows, k) + [Row("", "")], columns) > column.height:
+        k -= 1
+    return nearest(rows, k), len(rows) - k
+
+
+def _value_size(row: Row) -> float:
+    """A figure is drawn a little larger than the names; counts in words at READABLE."""
+    return READABLE if " " in row.value else READABLE * 1.1
+
+
+def _widths(t: th.Theme, r: pygame.Rect, row: Row) -> tuple[int, int]:
+    """(value, badge-or-note) widths in px of a row ``r`` wide (the value as wide as it needs)."""
+    value = t.font(_value_size(row), True).size(row.value)[0] + t.px(8)
+    value = min(r.width - t.px(16), max(int(r.width * 0.18), value))
+    side = badge(row) or row.note
+    side_w = t.font(READABLE, bool(badge(row))).size(side)[0] + t.px(18) if side else 0
+    return value, side_w
+
+
+def _layout(t: th.Theme, width: int, row: Row) -> tuple[int, int]:
+    """On which line (0, 1 or 2) of a row ``width`` px wide the value and the badge-or-note go: all
+    on the name's line when they fit at READABLE, else the next line, else one line each."""
+    r = pygame.Rect(0, 0, width, t.px(ROW))
+    value_w, side_w = _widths(t, r, row)
+    name_w = t.font(READABLE, row.current).size(row.name)[0] + t.px(14)
+    if name_w + value_w + side_w <= width:
+        return 0, 0
+    if not side_w:
+        return 1, 1
+    if name_w + value_w <= width:
+        return 0, 1
+    return (1, 1) if value_w + side_w + t.px(9) <= width else (1, 2)
+
+
+def _lines(t: th.Theme, column: pygame.Rect, row: Row) -> int:
+    """How many lines (1-3) the row takes (``_layout``)."""
+    return max(_layout(t, column.width, row)) + 1
+
+
+def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
+    if row.current:
+        pygame.draw.rect(surface, th.BUTTON, r, border_radius=t.px(6))
+        pygame.draw.rect(surface, th.ACCENT, (r.x, r.y, t.px(5), r.height), border_radius=t.px(2))
+    colour = th.MUTED if row.dim else (th.ACCENT if row.mark == "winner" else th.TEXT)
+    value_w, side_w = _widths(t, r, row)
+    at_value, at_side = _layout(t, r.width, row)
+    h = t.px(ROW) - t.px(2)
+    name_w = r.width - t.px(14) - (value_w if at_value == 0 else 0) - (side_w if at_side == 0 else 0)
+    w.text(surface, t, row.name, pygame.Rect(r.x + t.px(9), r.y, name_w, h), size=READABLE,
+           colour=colour, bold=row.current, align="left")
+    value_r = pygame.Rect(r.right - value_w - t.px(6), r.y + at_value * t.px(ROW), value_w, h)
+    w.text(surface, t, row.value, value_r, size=_value_size(row), bold=True, align="right",
+           colour=th.DANGER if row.alert and not row.dim else colour)
+    if side_w:
+        beside = at_side == at_value  # on the value's line, left of it; else at the line's start
+        x = value_r.x - t.px(4) - side_w if beside and at_side == 0 else r.x + t.px(9)
+        _side(surface, t, pygame.Rect(x, r.y + at_side * t.px(ROW) + t.px(2), side_w, h - t.px(4)), row)
+
+
+def _side(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
+    """The badge as a gold pill, or the note in muted words."""
+    label = badge(row)
+    if label:
+        pygame.draw.rect(surface, th.ACCENT, r, border_radius=t.px(8))
+        w.text(surface, t, label, r.inflate(-t.px(8), 0), size=READABLE, colour=th.ACCENT_TEXT, bold=True)
+    else:
+        w.text(surface, t, row.note, r, size=READABLE, colour=th.MUTED, align="right")

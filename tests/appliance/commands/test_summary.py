@@ -1,0 +1,57 @@
+"""dicetable summary --state DIR [--png FILE]: the evening's figures as text lines and the kiosk's
+chart as an image, drawn headless; no games, a damaged store or a bad image name are one clear line
+on standard error and exit status 1, never a traceback."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from appliance.cli import main
+from appliance.games import new_game
+from appliance.store import Store
+
+
+def evening(state) -> None:
+    with Store.open(state) as store:
+        game = new_game({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
+        gid = store.start_game(game.setup)
+        for roll in ([3, 4], [6, 6]):
+            store.record(gid, {"roll": roll}, game.apply({"roll": roll}))
+        store.end_game(gid, {"Ann": {"drinks": 2, "penalties": 0}, "Bo": {"drinks": 1, "penalties": 0},
+                             "Cy": {"drinks": 0, "penalties": 0}})
+
+
+def test_the_summary_prints_each_players_evening_in_words_and_draws_the_chart(tmp_path, capsys):
+    evening(tmp_path)
+    png = tmp_path / "evening.png"
+    assert main(["summary", "--state", str(tmp_path), "--png", str(png), "--size", "800x480"]) == 0
+    out = capsys.readouterr().out
+    assert "1 game this evening" in out and "Ann: 2 drinks" in out and "Bo: 1 drink\n" in out
+    assert "Best throw: Ann, Biscuit (1 in 36): 6 6" in out  # a 7 makes Ann the Biscuit, who throws on
+    assert pygame.image.load(str(png)).get_size() == (800, 480)
+
+
+def test_a_store_with_no_ended_game_says_so_and_exits_1(tmp_path, capsys):
+    Store.open(tmp_path).close()
+    assert main(["summary", "--state", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "no game has ended this evening yet" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("content, said", [(b"not a database at all" * 100, "cannot be read"),
+                                           (None, "no saved games there")])
+def test_a_damaged_or_missing_store_is_a_clear_error_and_changes_nothing(tmp_path, capsys, content, said):
+    if content is not None:
+        (tmp_path / "dicetable.sqlite3").write_bytes(content)
+    assert main(["summary", "--state", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
+    if content is not None:
+        assert (tmp_path / "dicetable.sqlite3").read_bytes() == content
+
+
+def test_an_image_that_is_not_png_is_refused(tmp_path, capsys):
+    evening(tmp_path)
+    assert main(["summary", "--state", str(tmp_path), "--png", str(tmp_path / "x.jpg")]) == 1
+    assert "must be a .png file" in capsys.readouterr().err
