@@ -17,7 +17,7 @@ The check: the taught throws are dealt, seeded and by throw (a throw's dice are 
 sides), into ``FOLDS`` folds; each fold is held aside in turn and read by heads fitted on the
 others, so every taught throw is read once by heads that never saw it. The heads (then fitted on
 all the throws) are used only when those held-aside readings are at least as good as the shipped
-model's on every count: throws read right, crops read right, and crops read surely wrong (what
+model's on every count and better on one: throws read right, crops read right, and crops read surely wrong (what
 would be an "ok" reading with a wrong value, ``_score``); otherwise ``fit`` returns no adaptation
 and says why, for the journal. The ridge penalty is the better of ``L2_CHOICES`` on the same check.
 
@@ -315,6 +315,11 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", sure_at:
                f"right / {-shipped[2]} surely wrong, adapted {adapted[0]} / {adapted[1]} / {-adapted[2]}")
     if any(a < b for a, b in zip(adapted, shipped)):
         return Fitted(None, f"the adaptation reads worse ({figures}): the shipped model reads",
+                      shipped, adapted, n_throws, time.perf_counter() - t0)
+    if adapted == shipped:
+        # No evidence that it helps: where the shipped model already reads the taught throws, a head
+        # fitted on a few dozen crops can still move readings it was never shown (never worse first).
+        return Fitted(None, f"the adaptation reads no better ({figures}): the shipped model reads",
                       shipped, adapted, n_throws, time.perf_counter() - t0)
     adaptation = fit_heads(logits, emb, lab, face_model, l2)
     return Fitted(adaptation, f"adapted to {n_throws} taught throws ({figures})", shipped, adapted,

@@ -71,6 +71,20 @@ def test_an_adaptation_that_reads_the_held_aside_throws_worse_is_never_used():
     assert any(a < b for a, b in zip(result.adapted, result.shipped))
 
 
+class SureFaces(NoisyFaces):
+    """A face reader that already reads every value surely right: nothing left to learn."""
+
+    def outputs(self, crops: np.ndarray):
+        logits, emb = super().outputs(crops)
+        return logits * 200.0, emb
+
+
+def test_an_adaptation_that_reads_the_held_aside_throws_no_better_is_never_used():
+    result = fit(SureFaces(), taught(12, not_dice=0))
+    assert result.adaptation is None and "reads no better" in result.reason
+    assert result.adapted == result.shipped
+
+
 def test_every_taught_throw_is_held_aside_once_and_a_throw_never_straddles_folds():
     examples = taught(10)
     fold = folds(examples.throws, seed=3)

@@ -58,9 +58,10 @@ def kept(state):
 def test_teaching_keeps_the_throws_and_says_whether_the_adaptation_is_used(photos, taught, capsys):
     assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(taught)]) == 0
     out = capsys.readouterr().out
-    assert "taught 2 throws (6 dice)" in out and "adaptation used: adapted to 8 taught throws" in out
+    # The shipped model reads these synthetic throws right already: an adaptation could do no better.
+    assert "taught 2 throws (6 dice)" in out and "adaptation not used: the adaptation reads no better" in out
     (throws, crops, _last), saved = kept(taught)
-    assert throws == 8 and crops >= 24 and json.loads(saved)["heads"]
+    assert throws == 8 and crops >= 24 and "reads no better" in json.loads(saved)["reason"]
 
 
 @pytest.mark.parametrize("change, message", [
@@ -84,12 +85,13 @@ def test_a_bad_label_on_a_new_table_creates_no_store(photos, tmp_path, capsys):
 
 
 def force_threes(state):
-    """Replace the saved heads by ones that read every die as a 3 (the fit's stamp kept)."""
+    """Save heads that read every die as a 3, stamped as fitted on what the store keeps (the shipped
+    model reads these synthetic throws right already, so a fitted head would not be used)."""
     with Store.open(state) as s:
         saved = json.loads(s.setting("adaptation"))
-        a = Adaptation.from_json(saved["heads"])
-        threes = Adaptation(a.mean, a.scale, np.zeros_like(a.value_w), np.array([0, 0, 60.0, 0, 0, 0]),
-                            np.zeros_like(a.face_w), 0.0, a.face_model)
+        e = 96
+        threes = Adaptation(np.zeros(e), np.ones(e), np.zeros((e, 6)), np.array([0, 0, 60.0, 0, 0, 0]),
+                            np.zeros(e), 0.0, saved["face_model"])
         s.save_settings({"adaptation": json.dumps({**saved, "heads": threes.to_json()})})
 
 
