@@ -131,7 +131,13 @@ def keep_correction(store, image, reading, values, misread, models=None) -> bool
 
     if image is None or reading is None:
         return False
-    if (sorted(reading.values) != sorted(misread) or not reading.ok) if misread is not None else reading.ok:
+    # The frame is the corrected throw when the camera read it as the misread roll, or (a roll due
+    # now, entered by hand) when the camera could not read it.
+    if misread is not None:
+        same_throw = reading.ok and sorted(reading.values) == sorted(misread)
+    else:
+        same_throw = not reading.ok
+    if not same_throw:
         log.info("a hand correction not kept as taught dice: the camera's last throw is not the one corrected")
         return False
     try:

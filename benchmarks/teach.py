@@ -44,7 +44,7 @@ from pinning import one_core  # noqa: E402
 from vision import evaluate  # noqa: E402
 from vision.adapt import Examples, fit  # noqa: E402
 from vision.examples import from_boxes  # noqa: E402
-from vision.faces import crop  # noqa: E402
+from vision.faces import crops  # noqa: E402
 from vision.photos import DEFAULT_MANIFESTS, SOURCES, TRAIN_ONLY, load_manifests  # noqa: E402
 from vision.reader import MODELS, Models, read_dice  # noqa: E402
 
@@ -63,15 +63,15 @@ def examples_of(photos, models, wrong: float, seed: int) -> tuple[Examples, int]
 
     rng = np.random.default_rng([seed, 1])
     corrupt = set(rng.choice(len(photos), int(round(wrong * len(photos))), replace=False).tolist())
-    crops, labels, throws = [], [], []
+    cut, labels, throws = [], [], []
     for n, photo in enumerate(photos):
         c, lab = from_boxes(cv2.imread(str(photo.path), cv2.IMREAD_COLOR), photo, models)
         if n in corrupt:
             lab = np.where(lab > 0, lab % 6 + 1, 0)
-        crops.append(c)
+        cut.append(c)
         labels.append(lab)
         throws.append(np.full(len(lab), n))
-    ex = Examples(np.concatenate(crops), np.concatenate(labels), np.concatenate(throws))
+    ex = Examples(np.concatenate(cut), np.concatenate(labels), np.concatenate(throws))
     return ex, len(corrupt)
 
 
@@ -92,7 +92,7 @@ def head_ms(adaptation, models, frames) -> float:
         reads = read_dice(frame, expected=len(photo.values), models=models, debug=True).extra.get("candidates", [])
         if not reads:
             continue
-        logits, emb = models.faces.outputs(np.stack([crop(frame, r.center, r.size) for r in reads]))
+        logits, emb = models.faces.outputs(crops(frame, reads))
         t0 = time.perf_counter()
         adaptation.adapt(logits, emb)
         times.append((time.perf_counter() - t0) * 1000)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.faces import CLASSES, COCKED, CROP, NOT_A_FACE, crop, softmax
+from vision.faces import CLASSES, COCKED, CROP, NOT_A_FACE, crops, softmax
 
 MIN_THROWS = 4  # fewer taught throws than this leave too little to fit and to hold aside
 FOLDS = 4  # every taught throw is held aside once, in one of this many seeded folds
@@ -164,7 +164,7 @@ class AdaptedFaces:
         ``center`` and ``size`` px) of an (H, W, 3) uint8 BGR frame; (0, CLASSES) for none."""
         if not dice:
             return np.zeros((0, CLASSES))
-        logits, emb = self.base.outputs(np.stack([crop(bgr, d.center, d.size) for d in dice]))
+        logits, emb = self.base.outputs(crops(bgr, dice))
         return self.adaptation.adapt(logits, emb)
 
 
@@ -313,14 +313,12 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", sure_at:
     adapted = tried[l2]
     figures = (f"each of {n_throws} throws held aside once: shipped {shipped[0]} throws / {shipped[1]} crops "
                f"right / {-shipped[2]} surely wrong, adapted {adapted[0]} / {adapted[1]} / {-adapted[2]}")
-    if any(a < b for a, b in zip(adapted, shipped)):
-        return Fitted(None, f"the adaptation reads worse ({figures}): the shipped model reads",
-                      shipped, adapted, n_throws, time.perf_counter() - t0)
-    if adapted == shipped:
-        # No evidence that it helps: where the shipped model already reads the taught throws, a head
-        # fitted on a few dozen crops can still move readings it was never shown (never worse first).
-        return Fitted(None, f"the adaptation reads no better ({figures}): the shipped model reads",
-                      shipped, adapted, n_throws, time.perf_counter() - t0)
+    worse = any(a < b for a, b in zip(adapted, shipped))
+    # A tie is no evidence that it helps: where the shipped model already reads the taught throws, a
+    # head fitted on a few dozen crops can still move readings it was never shown (never worse first).
+    if worse or adapted == shipped:
+        return Fitted(None, f"the adaptation reads {'worse' if worse else 'no better'} ({figures}): the shipped "
+                      "model reads", shipped, adapted, n_throws, time.perf_counter() - t0)
     adaptation = fit_heads(logits, emb, lab, face_model, l2)
     return Fitted(adaptation, f"adapted to {n_throws} taught throws ({figures})", shipped, adapted,
                   n_throws, time.perf_counter() - t0)

@@ -23,7 +23,7 @@ import itertools
 
 import numpy as np
 
-from vision.faces import COCKED, CROP, crop
+from vision.faces import COCKED, crops
 from vision.reader import Models, Weighed, read_dice
 from vision.reading import DiceReading
 
@@ -37,12 +37,6 @@ class LabelError(ValueError):
 
 def _weighed(bgr: np.ndarray, expected: int | None, models: Models) -> list[Weighed]:
     return read_dice(bgr, expected=expected, models=models, debug=True).extra.get("candidates", [])
-
-
-def _crops(bgr: np.ndarray, reads: list[Weighed]) -> np.ndarray:
-    if not reads:
-        return np.zeros((0, CROP, CROP, 3), np.uint8)
-    return np.stack([crop(bgr, r.center, r.size) for r in reads])
 
 
 def check_values(values) -> tuple[int, ...]:
@@ -86,10 +80,9 @@ def from_values(bgr: np.ndarray, values, models: Models) -> tuple[np.ndarray, np
     if len(dice) != len(values):
         raise LabelError(f"the reader finds {len(dice)} dice there, but {len(values)} values were given")
     not_dice = [r for r in reads if r.die < gate.doubt_at]
-    dice_crops = _crops(bgr, dice)
+    dice_crops = crops(bgr, dice)
     labels = assign(models.faces.probabilities(bgr, [r.cand for r in dice]), values)
-    crops = np.concatenate([dice_crops, _crops(bgr, not_dice)])
-    return crops, np.array(labels + [0] * len(not_dice), np.int64)
+    return np.concatenate([dice_crops, crops(bgr, not_dice)]), np.array(labels + [0] * len(not_dice), np.int64)
 
 
 def from_boxes(bgr: np.ndarray, photo, models: Models) -> tuple[np.ndarray, np.ndarray]:
@@ -101,4 +94,4 @@ def from_boxes(bgr: np.ndarray, photo, models: Models) -> tuple[np.ndarray, np.n
     pairs = match(photo, DiceReading("ok", tuple(r.as_die() for r in reads)))
     value_of = {di: photo.box_values[li] for li, di in pairs}
     labels = np.array([value_of.get(i, 0) for i in range(len(reads))], np.int64)
-    return _crops(bgr, reads), labels
+    return crops(bgr, reads), labels

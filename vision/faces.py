@@ -51,6 +51,15 @@ def crop(bgr: np.ndarray, center: tuple[float, float], size: float, out: int = C
     return cv2.resize(roi, (out, out), interpolation=interp)
 
 
+def crops(bgr: np.ndarray, dice) -> np.ndarray:
+    """(N, CROP, CROP, 3) uint8 BGR: the crop of each of the candidates ``dice`` (each with
+    ``center`` and ``size`` px) of an (H, W, 3) uint8 BGR frame, as the face reader reads them;
+    (0, CROP, CROP, 3) for none."""
+    if not dice:
+        return np.zeros((0, CROP, CROP, 3), np.uint8)
+    return np.stack([crop(bgr, d.center, d.size) for d in dice])
+
+
 def standardise(crops: np.ndarray) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR crops to the network's (N, 3, S, S) float32 input: each channel minus
     its mean, all divided by the crop's standard deviation over its channels (at least
@@ -98,5 +107,4 @@ class FaceReader:
         frame; (0, CLASSES) for none."""
         if not dice:
             return np.zeros((0, CLASSES))
-        crops = np.stack([crop(bgr, d.center, d.size) for d in dice])
-        return softmax(self.logits(crops))
+        return softmax(self.logits(crops(bgr, dice)))
