@@ -202,7 +202,7 @@ class Appliance:
 
     def _taught(self, store):
         """The reader (``appliance.teaching.TableReader``) with the adaptation to the dice taught at
-        this table, when it reads them at least as well (the journal says whether and why); as
+        this table, when it reads them better (the journal says whether and why); as
         shipped without a store or on any fault."""
         from appliance.teaching import TableReader, adaptation
 

@@ -15,7 +15,7 @@ only that source's).
 Every throw is checked before anything is kept: a wrong count, a value outside 1-6 or an image that
 cannot be read is an error (exit status 2) and nothing changes. Then the throws are kept in one
 commit (at most 3,000 crops, the oldest throws out first), the adaptation is fitted on all the
-table keeps and used only when it reads the held-aside throws at least as well as the shipped model;
+table keeps and used only when it reads the held-aside throws no worse than the shipped model, and better;
 the last line says which, and why. `dicetable read/watch --state DIR` then read with it.
 
 --state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable).

@@ -1,5 +1,5 @@
 """The table's own dice: the per-table heads learn what the shipped face reader gets wrong on this
-table, are used only when they read the held-aside throws at least as well, and change nothing else."""
+table, are used only when they read the held-aside throws better and no worse, and change nothing else."""
 
 from __future__ import annotations
 
