@@ -401,14 +401,9 @@ class Store:
     def evening(self) -> dict[str, dict[str, int]]:
         """The current evening's totals over its ended games: ``{player: {"drinks": n, "penalties": n}}``
         (players in the order first seen). Add the running game's own counts to show a live total."""
-        total: dict[str, dict[str, int]] = {}
-        for game in self.ended_games():
-            for player, counts in game.tally.items():
-                mine = total.setdefault(player, {"drinks": 0, "penalties": 0})
-                for kind in ("drinks", "penalties", "water"):  # water: drinks past the cap, kept apart too
-                    if kind != "water" or counts.get(kind):
-                        mine[kind] = mine.get(kind, 0) + int(counts.get(kind, 0))
-        return total
+        from appliance.session import counts_total
+
+        return counts_total(*(game.tally for game in self.ended_games()))
 
     def _latest_evening(self) -> int | None:
         row = self.db.execute("SELECT MAX(id) FROM evenings").fetchone()

@@ -14,7 +14,7 @@ import pygame
 from appliance.i18n import _, ngettext
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
-from appliance.kiosk.words import totals
+from appliance.kiosk.words import more_players, totals
 from appliance.table import game_name
 from appliance.table.base import dice_text
 
@@ -129,7 +129,7 @@ def _legend(surface, t: th.Theme, rect: pygame.Rect, summary, shown: list[str], 
                align="left", lines=n)
         y += (n + 1) * t.px(LINE)
     if more:
-        w.text(surface, t, ngettext("and {count} more player", "and {count} more players", more).format(count=more),
+        w.text(surface, t, more_players(more),
                pygame.Rect(inner.x, y, inner.width, t.px(LINE)), size=TEXT, colour=th.MUTED, align="left")
 
 

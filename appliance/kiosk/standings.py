@@ -14,9 +14,10 @@ import math
 
 import pygame
 
-from appliance.i18n import _, ngettext
+from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
+from appliance.kiosk.words import more_players
 from appliance.table.base import Row
 
 READABLE = 20  # design px: the smallest text a player reads from 2 metres
@@ -58,8 +59,7 @@ def draw_standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: li
         _row(surface, t, pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, h - t.px(2)), row)
         y += h
     if more:
-        said = ngettext("and {count} more player", "and {count} more players", more).format(count=more)
-        w.text(surface, t, said, pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, t.px(ROW)),
+        w.text(surface, t, more_players(more), pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, t.px(ROW)),
                size=READABLE, colour=th.MUTED, align="left")
 
 

@@ -74,6 +74,11 @@ def totals(drinks: int, points: int) -> str:
     return ", ".join(said)
 
 
+def more_players(count: int) -> str:
+    """The line under a list cut short: "and 3 more players"."""
+    return ngettext("and {count} more player", "and {count} more players", count).format(count=count)
+
+
 def camera_fault(kind: str) -> str:
     """The live view's short status for a camera fault of ``kind`` (``vision.sources.FAULT_KINDS``, or
     "closed" for a camera the kiosk has let go), in the active language: what the table sees and may
