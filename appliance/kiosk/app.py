@@ -122,6 +122,7 @@ class App:
             OverScreen(self), SummaryScreen(self))}
         self.screen = "setup"
         self.session: Session | None = None
+        self.evening_summary = None  # the chart's figures, read when "End the evening" is chosen
         self.banners: deque[Banner] = deque()
         self.banner: Banner | None = None
         self.banner_until = 0.0
@@ -419,6 +420,8 @@ class App:
         evening's chart shows."""
         if self.session is not None and not self.session.ended:
             self.end_game()
+        # Read from the store once: nothing changes while the chart shows, and it is drawn every frame.
+        self.evening_summary = self.summary()
         self.screen = "summary"
 
     def new_evening(self) -> None:

@@ -55,7 +55,9 @@ class SummaryScreen(Dialog):
         return {"new_evening": lambda _arg: self.app.new_evening()}
 
     def view(self):
-        return view.summary(self.app.summary())
+        if self.app.evening_summary is None:  # shown without "End the evening" (a test, a restore)
+            self.app.evening_summary = self.app.summary()
+        return view.summary(self.app.evening_summary)
 
     def back(self) -> None:
         # The game was ended to show the evening (a Biscuit game too, which never ends by itself).
