@@ -9,12 +9,15 @@ multiple of ``STRIDE * 8`` px) it gives, on a grid of one cell per ``STRIDE`` px
 2. 3. the centre's offset inside the cell, x and y, in cells (0-1).
 
 It reads dice of about ``MIN_INPUT``-``MAX_INPUT`` px in its input (its training says so,
-``vision.train.finder_data``). A frame is read at up to three levels of a pyramid: shrunk to ``BASE``
-px on its long side (level 0); at half that (the coarse level, for dice up to half the frame); and,
-for a frame much larger than ``BASE``, at twice it (level 1, for dice too small at level 0). Peaks of
-the centre map above a floor, at every level, become ``Candidate`` dice: one die is often proposed
-at two levels, and a large die's pips may be proposed too. Which candidate is a die, and which
-face it shows, is the face reader's and the reader's business (``vision.faces``, ``vision.reader``).
+``vision.train.finder_data``). A frame is first read at two levels of a pyramid (``levels``): shrunk
+to ``BASE`` px on its long side (level 0), and at half that (the coarse level, for dice up to half
+the frame). Dice too small for level 0 (a crowded photo, a high camera, a large frame) are read at
+the finer levels (``finer_levels``), each twice the one before, up to the frame itself: the reader
+asks for them one by one only while it has found fewer dice than it expects, so the appliance's
+frames pay for them only when they need them. Peaks of the centre map above a floor, at every
+level read, become ``Candidate`` dice: one die is often proposed at two levels, and a large die's
+pips may be proposed too. Which candidate is a die, and which face it shows, is the face reader's
+and the reader's business (``vision.faces``, ``vision.reader``).
 """
 
 from __future__ import annotations
@@ -32,7 +35,12 @@ STRIDE = 4  # px of the network's input per output cell
 MULTIPLE = 32  # the network's input sides are multiples of this (five halvings)
 BASE = 320  # px, the long side of level 0
 PAD_VALUE = 114  # grey level of the padding to a multiple of MULTIPLE (also used in training)
-LEVEL1_FROM = 800  # px: frames with a longer long side are also read at level 1
+# The smallest die the finer levels look for, px of the frame: they go no finer than makes it
+# MIN_INPUT px (nor finer than the frame itself) ...
+SMALLEST_DIE = 10.0
+# ... nor past this long side, px, which bounds a huge frame's time and memory (a 4056x3040 frame's
+# finest level reads its 15 px dice at 7.6 px).
+FINEST = 2048
 MIN_INPUT, MAX_INPUT = 6, 130  # px: the die sizes the network learned to find in its input
 
 
@@ -50,13 +58,14 @@ class Candidate:
 
 
 def shrink(bgr: np.ndarray, scale: float) -> np.ndarray:
-    """The image resized by ``scale`` (<= 1), anti-aliased: halved by 2x2 averages while more than
-    twice too large (cheap even for a 4056x3040 frame), then area-resampled. (H, W, C) uint8 in and out."""
+    """The image resized by ``scale`` (<= 1), anti-aliased: halved by 2x2 averages while at least
+    twice too large (OpenCV's fast path for exact halves: about 3 ms for a 4056x3040 frame), then
+    area-resampled. (H, W, C) uint8 in and out."""
     img = bgr
     h, w = bgr.shape[:2]
     tw, th = max(1, round(w * scale)), max(1, round(h * scale))
-    while img.shape[1] >= 2 * tw * 2 and img.shape[0] >= 2 * th * 2:
-        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+    while img.shape[1] >= 2 * tw and img.shape[0] >= 2 * th:
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
     if (img.shape[1], img.shape[0]) != (tw, th):
         img = cv2.resize(img, (tw, th), interpolation=cv2.INTER_AREA)
     return img
@@ -78,13 +87,21 @@ def to_blob(img: np.ndarray) -> np.ndarray:
 
 
 def levels(width: int, height: int) -> list[float]:
-    """The scales (frame px to input px, <= 1) at which a frame of this size is read: the coarse
-    level, level 0 and, for a large frame, level 1."""
-    long = max(width, height)
-    base = min(1.0, BASE / long)
-    out = [base / 2, base]
-    if long > LEVEL1_FROM:
-        out.append(2 * BASE / long)
+    """The scales (frame px to input px, <= 1) at which a frame of this size is first read: the
+    coarse level and level 0."""
+    base = min(1.0, BASE / max(width, height))
+    return [base / 2, base]
+
+
+def finer_levels(width: int, height: int) -> list[float]:
+    """The finer scales, coarse to fine, for dice too small for ``levels``: each twice the one
+    before (at most the frame itself, scale 1, and ``FINEST`` px on the long side) until one makes
+    a ``SMALLEST_DIE`` die ``MIN_INPUT`` px. Empty for a frame no larger than ``BASE``."""
+    scale, out = levels(width, height)[-1], []
+    finest = min(1.0, FINEST / max(width, height))
+    while scale < min(finest, MIN_INPUT / SMALLEST_DIE):
+        scale = min(2 * scale, finest)
+        out.append(scale)
     return out
 
 
@@ -130,14 +147,15 @@ class DieFinder:
         multiples of ``MULTIPLE`` (h = H / STRIDE, w = W / STRIDE)."""
         return self.net.run(to_blob(img))[0][0]
 
-    def find(self, bgr: np.ndarray, floor: float = 0.05) -> list[Candidate]:
+    def find(self, bgr: np.ndarray, floor: float = 0.05, scales=None) -> list[Candidate]:
         """Every candidate die in an (H, W, 3) uint8 BGR frame with a centre peak of at least
-        ``floor`` (0-1), at every level, strongest first (see the module docstring). Each level
-        shrinks the frame it was given from the one before (a large frame is halved once)."""
+        ``floor`` (0-1), at each of ``scales`` (default: ``levels``), strongest first (see the
+        module docstring). Each level shrinks the frame from the one before (a large frame is
+        halved first)."""
         h, w = bgr.shape[:2]
         found = []
         small = bgr
-        for scale in sorted(levels(w, h), reverse=True):
+        for scale in sorted(levels(w, h) if scales is None else scales, reverse=True):
             if scale < 1:
                 small = shrink(small, scale * w / small.shape[1])
             sx, sy = small.shape[1] / w, small.shape[0] / h  # the exact scales after rounding

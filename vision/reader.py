@@ -3,8 +3,9 @@
 How a frame is read:
 
 1. The frame is normalised (``vision.frames.to_bgr``); a frame of pure noise is refused.
-2. The die finder (``vision.finder``) proposes candidate dice at every level of its pyramid: centres
-   and sizes, each with a score.
+2. The die finder (``vision.finder``) proposes candidate dice at two levels of its pyramid: centres
+   and sizes, each with a score. While fewer dice than expected are found, its finer levels are read
+   too, one by one (dice too small for the first two: a crowded photo, a high camera, a large frame).
 3. The face reader (``vision.faces``) reads the strongest candidates from the full-resolution frame:
    the probability that each is no readable top face, and of each value 1-6. With an empty-tray
    reference, a candidate that looks the same as the reference there is tray, not a die.
@@ -23,6 +24,7 @@ The models (``Models``: the two networks and the gate) are loaded once, on first
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +33,7 @@ import cv2
 import numpy as np
 
 from vision.faces import COCKED, NOT_A_FACE, FaceReader, crop
-from vision.finder import Candidate, DieFinder, suppress
+from vision.finder import Candidate, DieFinder, finer_levels, suppress
 from vision.frames import to_bgr
 from vision.gate import Gate
 from vision.reading import DiceReading, Die, no_dice, unreadable, wrong_count
@@ -160,11 +162,12 @@ class Weighed:
 
 
 def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p: ReaderParams,
-               models: Models) -> list[Weighed]:
-    """The candidates of a (H, W, 3) uint8 BGR frame worth reading, read, weighed by the gate, and
-    one per die, surest first (``ref``: the normalised empty-tray frame of the same size, or None)."""
+               models: Models, scales=None) -> list[Weighed]:
+    """The candidates of a (H, W, 3) uint8 BGR frame worth reading, found at the finder's ``scales``
+    (default: its first levels), read and weighed by the gate (``ref``: the normalised empty-tray
+    frame of the same size, or None). Not yet one per die: ``suppress`` them by ``Weighed.die``."""
     h, w = bgr.shape[:2]
-    cands = [c for c in models.finder.find(bgr, p.floor) if p.min_die <= c.size <= p.max_die * min(h, w)]
+    cands = [c for c in models.finder.find(bgr, p.floor, scales) if p.min_die <= c.size <= p.max_die * min(h, w)]
     cands = cands[:math.ceil(p.read_per_die * (expected or 6)) + p.most_read]
     if ref is not None:
         cands = [c for c in cands if not _like_reference(bgr, ref, c, p)]
@@ -174,7 +177,7 @@ def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p:
         v = int(np.argmax(pr[1:COCKED])) + 1
         reads.append(Weighed(c, models.gate.die(c.score, die_like), v, float(pr[v]) / die_like,
                            float(pr[COCKED]) / die_like))
-    return suppress(reads, lambda r: r.die)
+    return reads
 
 
 def _like_reference(bgr: np.ndarray, ref: np.ndarray, c: Candidate, p: ReaderParams) -> bool:
@@ -183,10 +186,35 @@ def _like_reference(bgr: np.ndarray, ref: np.ndarray, c: Candidate, p: ReaderPar
     return float(np.abs(a - b).mean()) < p.same_as_reference
 
 
+def levels_read(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p: ReaderParams,
+                models: Models) -> Iterator[list[Weighed]]:
+    """The weighed candidates (``candidates``) of the finder's first levels, then of each finer
+    level in turn (``vision.finder.finer_levels``), each read only when asked for."""
+    yield candidates(bgr, expected, ref, p, models)
+    for scale in finer_levels(bgr.shape[1], bgr.shape[0]):
+        yield candidates(bgr, expected, ref, p, models, [scale])
+
+
+def gather(levels: Iterable[list[Weighed]], expected: int | None, die_at: float) -> list[Weighed]:
+    """One weighed candidate per die, surest first, from the first of ``levels`` and, while fewer
+    than ``expected`` of them are dice (``Weighed.die`` at least ``die_at``), the next ones: the
+    finer levels cost time only when dice are missing."""
+    more = iter(levels)
+    reads = list(next(more, []))
+    kept = suppress(reads, lambda r: r.die)
+    while expected is not None and sum(r.die >= die_at for r in kept) < expected:
+        level = next(more, None)
+        if level is None:
+            break
+        reads += level
+        kept = suppress(reads, lambda r: r.die)
+    return kept
+
+
 def _read(bgr, expected, ref, p: ReaderParams, models: Models, debug: bool) -> DiceReading:
     if _noise(bgr, p):
         return unreadable("the frame is noise, not a picture", kind="noise")
-    reads = candidates(bgr, expected, ref, p, models)
+    reads = gather(levels_read(bgr, expected, ref, p, models), expected, models.gate.die_at)
     out = decide(reads, expected, models.gate)
     if debug:
         out.extra["candidates"] = reads

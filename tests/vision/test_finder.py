@@ -6,17 +6,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.finder import BASE, LEVEL1_FROM, MULTIPLE, PAD_VALUE, STRIDE, Candidate, DieFinder, decode, levels, pad, shrink, suppress
+from vision.finder import (BASE, FINEST, MIN_INPUT, MULTIPLE, PAD_VALUE, SMALLEST_DIE, STRIDE, Candidate, DieFinder, decode,
+                           finer_levels, levels, pad, shrink, suppress)
 
 
 @pytest.mark.parametrize("size", [(320, 240), (640, 480), (1280, 960), (4056, 3040), (12000, 9000)])
-def test_every_frame_is_read_at_the_base_size_and_half_it_and_large_ones_also_at_twice_it(size):
+def test_every_frame_is_first_read_at_the_base_size_and_half_it(size):
     w, h = size
-    coarse, base, *fine = levels(w, h)
+    coarse, base = levels(w, h)
     assert round(max(w, h) * base) == min(BASE, max(w, h)) and coarse == base / 2
-    assert len(fine) == (1 if max(w, h) > LEVEL1_FROM else 0)
-    if fine:
-        assert round(max(w, h) * fine[0]) == 2 * BASE
+
+
+@pytest.mark.parametrize("size, sides", [((320, 240), []), ((512, 384), []), ((640, 480), [640]),
+                                         ((1280, 960), [640, 1280]), ((4056, 3040), [640, 1280, FINEST]),
+                                         ((12000, 9000), [640, 1280, FINEST])])
+def test_finer_levels_double_until_the_smallest_die_is_large_enough_or_the_frame_or_the_cap_is_reached(size, sides):
+    scales = finer_levels(*size)
+    assert [round(max(size) * s) for s in scales] == sides
+    assert all(s <= 1.0 for s in scales)
+    if scales and max(size) * scales[-1] < FINEST and scales[-1] < 1.0:
+        assert SMALLEST_DIE * scales[-1] >= MIN_INPUT
 
 
 def test_shrinking_keeps_the_mean_and_the_exact_size_even_for_a_huge_frame():
@@ -25,7 +34,7 @@ def test_shrinking_keeps_the_mean_and_the_exact_size_even_for_a_huge_frame():
     small = shrink(big, BASE / 4056)
     assert small.shape == (240, 320, 3) and small.dtype == np.uint8
     assert abs(float(small.mean()) - float(big.mean())) < 1.0
-    assert 5 < float(small.std()) < 20  # averaged, not point-sampled (which keeps the full spread, ~74)
+    assert float(small.std()) < 20  # averaged, not point-sampled (which keeps the full spread, ~74)
 
 
 def test_padding_makes_sides_multiples_of_32_with_the_pad_grey():

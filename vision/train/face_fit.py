@@ -34,10 +34,11 @@ class Crops(WeightedDraws):
 
 
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
-          batch: int = 128, lr: float = 3e-3, log=print) -> FaceNet:
-    """A face reader trained on crops of ``specs`` (fixed seed). Returns it in eval mode."""
+          batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, log=print) -> FaceNet:
+    """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
+    (fixed seed). Returns it in eval mode."""
     torch.manual_seed(seed)
-    net = FaceNet()
+    net = FaceNet(widths) if widths else FaceNet()
     data = Crops(items, specs, weights, per_epoch, seed)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)

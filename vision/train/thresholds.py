@@ -31,14 +31,16 @@ def choose(models, photos, log=print) -> Gate:
     scored ones: not excluded, not train-only). Raises OSError when a photo cannot be loaded."""
     from vision import evaluate
     from vision.frames import to_bgr
-    from vision.reader import DEFAULT, candidates, decide
+    from vision.reader import DEFAULT, decide, gather, levels_read
 
-    weighed = [(photo, len(photo.values), candidates(to_bgr(frame), len(photo.values), None, DEFAULT, models))
+    # Every level of every photo read once (the finer ones too: which of them the reader reads
+    # depends on the threshold of a die).
+    weighed = [(photo, len(photo.values), list(levels_read(to_bgr(frame), len(photo.values), None, DEFAULT, models)))
                for photo, frame in evaluate.scored_frames(photos)]
     rows = []
     for die_at, below, sure_at in itertools.product(DIE_AT, DOUBT_BELOW, SURE_AT):
         gate = models.gate.with_thresholds(die_at, die_at - below, sure_at)
-        results = [evaluate.score(p, decide(w, n, gate)) for p, n, w in weighed]
+        results = [evaluate.score(p, decide(gather(w, n, die_at), n, gate)) for p, n, w in weighed]
         exact, wrong = sum(r.exact for r in results), sum(r.ok_wrong for r in results)
         rows.append((exact - WRONG_COST * wrong, die_at, below, sure_at, exact, wrong, gate))
     rows.sort(key=lambda r: r[:4], reverse=True)
