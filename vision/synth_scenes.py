@@ -12,7 +12,7 @@ one a real photo can have:
 - Surfaces: felt, wood (grain, planks, knots), cloth (weave, folds, checks), carpet and stone speckle,
   plain tables, blurred colour gradients, paper and boards printed with clutter (hexes like a board
   game, polygons, text-like strokes). Dice trays (rectangular, hexagonal, octagonal, round) with
-  slanted walls, a rim and their shadow; a table edge; things that are not dice: coins and chips,
+  slanted walls, a rim and their shadow, and deep round cups the dice lie close together in; a table edge; things that are not dice: coins and chips,
   cables, a phone or laptop corner, paper sheets, flat tiles, specks, plain cubes without pips, a dice
   cup partly in view, a hand.
 - Dice: edge 15-300 px on screen (log-uniform, one physical size per scene, with perspective), any
@@ -24,7 +24,8 @@ one a real photo can have:
 - Light: one or two lights (direction, colour temperature, hard or soft shadows), ambient share,
   white balance and exposure errors, specular glare on die faces and glossy tables, vignetting, gamma.
 - Sensor and codec: defocus and motion blur, downscale-then-upscale softness, Gaussian noise,
-  salt-and-pepper specks, JPEG at quality 25-95, greyscale output (about 15% of scenes).
+  salt-and-pepper specks, an analogue video camera's smeared colour and interlaced lines, JPEG at
+  quality 25-95, greyscale output (about 15% of scenes).
 
 How it is drawn (all seeded): the floor (z = 0) is one procedural texture in world coordinates, warped
 once into the frame by the floor's homography, then lit by a small light map holding the soft shadows
@@ -582,8 +583,15 @@ class _DieLook:
 
 
 def _pick_pip(rng, body: BGR) -> BGR:
-    """A pip colour that reads against the body: black or white mostly, sometimes coloured."""
+    """A pip colour that reads against the body: black or white mostly, sometimes coloured; now and
+    then a saturated colour that differs from the body in hue more than in brightness (red pips on a
+    black or smoky die, gold on red), which only a reader that uses colour can read."""
     light = _luma(body) > 130
+    if rng.uniform() < 0.15:
+        for _ in range(20):
+            c = _hsv((rng.choice([0, 0, 30, 50, 120, 220, 300]) + rng.uniform(-12, 12)) % 360, rng.uniform(0.7, 1), rng.uniform(0.55, 0.95))
+            if _colour_distance(c, body) > 60:
+                return c
     for _ in range(20):
         if rng.uniform() < 0.7:
             c = _hsv(0, 0, rng.uniform(0.02, 0.15)) if light else _hsv(0, 0, rng.uniform(0.85, 1.0))
@@ -592,6 +600,12 @@ def _pick_pip(rng, body: BGR) -> BGR:
         if abs(_luma(c) - _luma(body)) > 70:
             return c
     return np.array((20, 20, 20) if light else (245, 245, 245), np.float32)
+
+
+def _colour_distance(a: BGR, b: BGR) -> float:
+    """The distance of two BGR colours in CIELAB (about 2.3 is a just noticeable difference)."""
+    lab = cv2.cvtColor(np.array([[a, b]], np.float32) / 255.0, cv2.COLOR_BGR2Lab)[0]
+    return float(np.linalg.norm(lab[0] - lab[1]))
 
 
 def _pick_look(rng: np.random.Generator, blank: bool = False) -> _DieLook:
@@ -938,12 +952,21 @@ class _Scene:
         a = yaw + np.arange(k) * 2 * math.pi / k
         stretch = rng.uniform(1.0, 1.5) if k == 4 else 1.0
         poly = np.column_stack([centre[0] + radius * stretch * np.cos(a), centre[1] + radius * np.sin(a)])
+        height, slant = self.edge * rng.uniform(0.5, 1.6), math.radians(rng.uniform(0, 40))
+        if rng.uniform() < 0.25:
+            # A dice cup or a deep round bowl seen from above: the dice lie close together at the
+            # bottom of tall, nearly upright walls.
+            k, stretch = 36, 1.0
+            radius = self.edge * (1.5 * math.sqrt(max(n, 1)) + 1.5) * rng.uniform(1.0, 1.4)
+            a = yaw + np.arange(k) * 2 * math.pi / k
+            poly = np.column_stack([centre[0] + radius * np.cos(a), centre[1] + radius * np.sin(a)])
+            height, slant = self.edge * rng.uniform(2.0, 4.0), math.radians(rng.uniform(0, 12))
         kind = str(rng.choice(_TRAY_KINDS, p=_TRAY_P))
         floor = _surface_colour(rng, kind)
         wall = floor * rng.uniform(0.75, 1.0) if rng.uniform() < 0.6 else _surface_colour(rng, "plain")
         rim = wall * rng.uniform(0.6, 1.1) if rng.uniform() < 0.6 else _hsv(rng.uniform(0, 360), rng.uniform(0, 0.5), rng.uniform(0.05, 0.5))
-        return _Tray(_hull(poly), self.edge * rng.uniform(0.5, 1.6), math.radians(rng.uniform(0, 40)),
-                     self.edge * rng.uniform(0.08, 0.4), kind, floor, np.asarray(wall, np.float32), np.asarray(rim, np.float32))
+        return _Tray(_hull(poly), height, slant, self.edge * rng.uniform(0.08, 0.4), kind, floor,
+                     np.asarray(wall, np.float32), np.asarray(rim, np.float32))
 
     def _pick_table_edge(self, rng) -> tuple[np.ndarray, np.ndarray]:
         """A straight table edge across the view: (a point on it, the unit normal pointing off the table)."""
@@ -1568,11 +1591,30 @@ def _sensor(rng, img: np.ndarray) -> np.ndarray:
         count = int(w * h * rng.uniform(0.001, 0.01))
         ys, xs = rng.integers(0, h, count), rng.integers(0, w, count)
         img[ys, xs] = np.where(rng.uniform(size=count) < 0.5, 0, 255)[:, None].astype(np.uint8)
+    if rng.uniform() < 0.06:
+        img = _analogue(rng, img)
     if rng.uniform() < 0.15:
         img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     if rng.uniform() < 0.65:
         _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 96))])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img
+
+
+def _analogue(rng, img: np.ndarray) -> np.ndarray:
+    """An analogue video camera through a capture card (a PAL or NTSC camera over a table): colour
+    smeared along the lines (the chroma's narrow bandwidth), the picture a little soft across, and
+    either the two fields of an interlaced frame a pixel or two apart (combing) or one field's lines
+    doubled."""
+    ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb)
+    smear = int(rng.integers(2, 5)) * 2 + 1
+    ycc[:, :, 1:] = cv2.blur(ycc[:, :, 1:], (smear, 1))
+    ycc[:, :, 0] = cv2.GaussianBlur(ycc[:, :, 0], (0, 0), sigmaX=rng.uniform(0.5, 1.2), sigmaY=0.1)
+    img = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+    if rng.uniform() < 0.5:
+        img[1::2] = np.roll(img[1::2], int(rng.choice([-2, -1, 1, 2])), axis=1)
+    else:
+        img[1::2] = img[0:img.shape[0] - 1:2][: len(img[1::2])]
     return img
 
 

@@ -128,6 +128,8 @@ def parse(argv) -> argparse.Namespace:
 
 def _finder(args, items, log):
     """The die finder: trained on ``items`` and exported to ``args.out``, or ``--finder``'s copied."""
+    import torch
+
     from vision.finder import DieFinder
     from vision.train import finder_fit
 
@@ -139,6 +141,7 @@ def _finder(args, items, log):
         net = finder_fit.train(items, epochs=args.finder_epochs, per_epoch=args.views, seed=args.seed,
                                weights=_source_weights(items, args.synthetic_share), log=log)
         finder_fit.export(net, args.out / "finder.onnx")
+        torch.save(net.state_dict(), args.out / "finder.pt")  # for looking into it later; not shipped
     return DieFinder(args.out / "finder.onnx")
 
 
@@ -202,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     report["temperature"] = face_fit.fit_temperature(face, crops, classes)
     log(f"temperature {report['temperature']:.2f} on {len(crops)} crops of the calibration photos")
     face_fit.export(face, args.out / "face.onnx")
+    torch.save(face.state_dict(), args.out / "face.pt")
     faces = FaceReader(args.out / "face.onnx")
     gate = _fit_gate(finder, faces, calib_items)
     gate = thresholds.choose(Models(finder, faces, gate), [p for p in calib if p.source not in TRAIN_ONLY], log)
