@@ -110,6 +110,8 @@ def parse(argv) -> argparse.Namespace:
     parser.add_argument("--manifest", type=Path, nargs="+", default=list(DEFAULT_MANIFESTS), metavar="CSV")
     parser.add_argument("--out", type=Path, default=MODELS, help="where the .onnx files go (default: vision/models)")
     parser.add_argument("--scenes", type=int, default=4000, help="rendered scenes to train on (0: photos only)")
+    parser.add_argument("--table-throws", type=int, default=400,
+                        help="throws on the appliance's synthetic table to train on (its cocked dice)")
     parser.add_argument("--finder-epochs", type=int, default=50)
     parser.add_argument("--views", type=int, default=2000, help="finder training views per epoch")
     parser.add_argument("--face-epochs", type=int, default=30)
@@ -190,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     real = load_photos(fit_photos)
     log(f"{len(real)} training photos ({len(calib)} more kept for calibration), "
         f"{sum(len(it.dice) for it in real)} dice")
-    rendered = scenes.scenes(args.scenes, args.seed)
-    log(f"{len(rendered)} rendered scenes, {sum(len(it.dice) for it in rendered)} dice")
+    rendered = scenes.scenes(args.scenes, args.seed) + scenes.table_throws(args.table_throws, args.seed)
+    log(f"{args.scenes} rendered scenes and {args.table_throws} synthetic table throws, "
+        f"{sum(len(it.dice) for it in rendered)} dice")
 
     args.out.mkdir(parents=True, exist_ok=True)
     finder = _finder(args, [it for it in real if it.complete] + rendered, log)
