@@ -123,6 +123,8 @@ def parse(argv) -> argparse.Namespace:
                         help="leave a photo source out of training (to measure a source never seen)")
     parser.add_argument("--finder", type=Path, metavar="ONNX",
                         help="reuse this trained finder instead of training one (to retrain the face reader alone)")
+    parser.add_argument("--finder-only", action="store_true",
+                        help="train the finder alone (then train the face reader on it with --finder)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--report", type=Path, help="write the run's figures as JSON here")
     return parser.parse_args(argv)
@@ -198,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     finder = _finder(args, [it for it in real if it.complete] + rendered, log)
+    if args.finder_only:
+        log(f"finder written to {args.out}; done in {(time.time() - t_start) / 60:.1f} min")
+        return 0
     face = _train_face(args, finder, real + rendered, log, report)
 
     calib_items = load_photos(calib)
