@@ -59,7 +59,8 @@ def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batc
     """A finder trained on augmented views of ``items`` (fixed seed: the same run twice gives the
     same weights on the same machine). Returns the model in eval mode."""
     torch.manual_seed(seed)
-    net = Finder()
+    # Channels-last runs PyTorch's depthwise convolutions on the CPU about a fifth faster.
+    net = Finder().to(memory_format=torch.channels_last)
     data = Views(items, per_epoch, seed, weights)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1, persistent_workers=False)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -71,7 +72,7 @@ def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batc
         t0, sums, n = time.time(), np.zeros(4), 0
         for batch_ in loader:
             x, *t = batch_
-            out = net(x)
+            out = net(x.contiguous(memory_format=torch.channels_last))
             parts = losses(out, *t)
             opt.zero_grad()
             parts[0].backward()
@@ -81,7 +82,7 @@ def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batc
             n += 1
         log(f"finder epoch {epoch + 1}/{epochs}: loss {sums[0] / n:.3f} (centre {sums[1] / n:.3f}, "
             f"size {sums[2] / n:.3f}, offset {sums[3] / n:.3f}), {time.time() - t0:.0f} s")
-    return net.eval()
+    return net.to(memory_format=torch.contiguous_format).eval()
 
 
 def export(net: torch.nn.Module, path, canvas=CANVAS) -> None:
