@@ -112,9 +112,9 @@ def parse(argv) -> argparse.Namespace:
     parser.add_argument("--scenes", type=int, default=4000, help="rendered scenes to train on (0: photos only)")
     parser.add_argument("--table-throws", type=int, default=400,
                         help="throws on the appliance's synthetic table to train on (its cocked dice)")
-    parser.add_argument("--finder-epochs", type=int, default=50)
+    parser.add_argument("--finder-epochs", type=int, default=60)
     parser.add_argument("--views", type=int, default=2000, help="finder training views per epoch")
-    parser.add_argument("--face-epochs", type=int, default=30)
+    parser.add_argument("--face-epochs", type=int, default=40)
     parser.add_argument("--crops", type=int, default=40000, help="face training crops per epoch")
     parser.add_argument("--face-widths", type=lambda t: tuple(int(v) for v in t.split(",")), metavar="A,B,C,D",
                         help="the face reader's four widths (default: vision.train.nets.FaceNet's)")
