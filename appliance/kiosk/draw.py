@@ -98,17 +98,34 @@ def grid(rect: pygame.Rect, n: int, columns: int, gap: int, max_h: int | None = 
             for i in range(n)]
 
 
+BAR_WIDTH = 112  # design px of a header button, at least: wider for a label that needs it
+
+
+def _bar_width(t: th.Theme, label: str, height: int) -> int:
+    """The width, px, of a header button ``height`` px high whose ``label`` reads at th.READABLE:
+    BAR_WIDTH, or as wide as the label needs in one line or, when the button has room for two, in
+    two (split at the space that makes the narrower button)."""
+    font = t.font(th.READABLE, True)
+    pad = 2 * t.px(6) + t.px(4)
+    words = label.split(" ")
+    need = font.size(label)[0]
+    if font.get_height() + font.get_linesize() <= (height - 2 * t.px(6)) * 1.08:
+        for i in range(1, len(words)):
+            need = min(need, max(font.size(" ".join(words[:i]))[0], font.size(" ".join(words[i:]))[0]))
+    return max(t.px(BAR_WIDTH), need + pad)
+
+
 def _bar(surface, view: View, t: th.Theme, hits: Hits, right: int, top: int, height: int) -> int:
-    """The small header buttons, right-aligned ending at ``right``; returns their left edge."""
-    width = t.px(112)
+    """The header buttons, right-aligned ending at ``right``; returns their left edge."""
     x = right
     rects = []
-    for _c in view.bar:
+    for c in view.bar:
+        width = _bar_width(t, c.label, height)
         x -= width
         rects.append(pygame.Rect(x, top, width, height))
         x -= t.gap
     for c, r in zip(view.bar, rects):
-        w.button(surface, t, r, c.label, style=c.style, size=18)
+        w.button(surface, t, r, c.label, style=c.style, size=th.READABLE)
         hits.append((r, c.id))
     return x
 
@@ -119,8 +136,8 @@ def _header(surface, view: View, t: th.Theme, hits: Hits) -> pygame.Rect:
     m = t.gap
     h = t.px(76)
     left = _bar(surface, view, t, hits, W - m, m, h - 2 * m) if view.bar else W - m
-    title = pygame.Rect(m * 2, m, left - 3 * m, t.px(22))
-    w.text(surface, t, view.title, title, size=17, colour=th.MUTED, align="left")
+    title = pygame.Rect(m * 2, m, left - 3 * m, t.px(24))
+    w.text(surface, t, view.title, title, size=th.READABLE, colour=th.MUTED, align="left")
     if view.player:
         who = pygame.Rect(m * 2, title.bottom, left - 3 * m, h - title.bottom - m // 2)
         w.text(surface, t, view.player, who, size=38, colour=th.ACCENT, bold=True, align="left")
@@ -182,7 +199,7 @@ def _turn_sheet_fit(t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> tuple[float
     columns = [sheet.categories[:per], sheet.categories[per:]]
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
     row_h = inner.height // per
-    pad = t.px(14)  # the name's indent and the space between name and score
+    pad = t.px(12)  # the name's indent and the space between name and score
     size = min(22.0, row_h / t.unit * 0.62)
     while True:
         if size < SHEET_MIN:
@@ -192,7 +209,9 @@ def _turn_sheet_fit(t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> tuple[float
         need = [max(font.size(name)[0] for name in names) + value_w + pad for names in columns]
         if sum(need) + t.gap <= inner.width and font.get_height() <= row_h - t.px(2):
             break
-        size *= 0.95
+        if size <= SHEET_MIN:
+            return None
+        size = max(SHEET_MIN, size * 0.95)  # SHEET_MIN itself is tried last
     spare = (inner.width - t.gap - sum(need)) // 2
     return size, [n + spare for n in need]
 
@@ -213,7 +232,7 @@ def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet,
     per = math.ceil(len(sheet.categories) / 2)
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
     row_h = inner.height // per
-    pad = t.px(14)
+    pad = t.px(12)
     value_w = t.font(size * 1.1, True).size("50")[0] + t.px(6)
     w.panel(surface, t, rect)
     for i, name in enumerate(sheet.categories):
@@ -264,7 +283,7 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
         # The line under it (who threw, why) at DETAIL_SIZE, read from 2 m: in two lines when one
         # is too short, the announcement itself giving way.
         width = r.width - t.px(32)
-        n = 1 if w.fits(t, a.detail, DETAIL_SIZE, pygame.Rect(0, 0, width, t.px(DETAIL_LINE))) else 2
+        n = w.lines_for(t, a.detail, DETAIL_SIZE, width, t.px(DETAIL_LINE))
         sub = pygame.Rect(r.x + t.px(16), r.bottom - t.px(6) - n * t.px(DETAIL_LINE), width, n * t.px(DETAIL_LINE))
         main = pygame.Rect(r.x + t.px(16), r.y + t.px(6), width, sub.y - r.y - t.px(6))
         w.text(surface, t, a.text, main, size=54, colour=fg, bold=True, lines=2)
@@ -335,7 +354,10 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
 # The play screen's right column (design px). The prompt is the most important text on the screen,
 # read from 2 m: it is never drawn smaller than PROMPT_MIN, which is bigger than the info line under it.
 PROMPT_SIZE, PROMPT_MIN, PROMPT_H = 27, 24, 58
-INFO_SIZE, HINT_SIZE, LINE_H = 18, 17, 26
+# The state line and the coach's hint under the prompt: at th.READABLE, in a second line when one is
+# too short (LINE_H design px each).
+INFO_SIZE = HINT_SIZE = th.READABLE
+LINE_H = 26
 # The score sheet panel on the play screen is drawn only when its text gets at least SHEET_MIN: as big
 # as the info line.
 SHEET_MIN = INFO_SIZE
@@ -367,9 +389,10 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         y = row.bottom
     for line, colour, size in ((view.info, th.MUTED, INFO_SIZE), (view.hint, th.INFO, HINT_SIZE)):
         if line:
-            w.text(surface, t, line, pygame.Rect(right.x, y, right.width, t.px(LINE_H)), size=size, colour=colour,
-                   align="left")
-            y += t.px(LINE_H)
+            n = w.lines_for(t, line, size, right.width, t.px(LINE_H))
+            w.text(surface, t, line, pygame.Rect(right.x, y, right.width, n * t.px(LINE_H)), size=size,
+                   colour=colour, align="left", lines=n)
+            y += n * t.px(LINE_H)
     rest = pygame.Rect(right.x, y + m, right.width, right.bottom - y - m)
     if view.big_prompt:
         _big_prompt(surface, view, t, rest)
@@ -448,9 +471,10 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
     w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
     if view.dice:
         strip = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
-        w.text(surface, t, _("Last roll"), pygame.Rect(strip.x, strip.y, strip.width, t.px(22)), size=15,
+        head = t.px(LINE_H)
+        w.text(surface, t, _("Last roll"), pygame.Rect(strip.x, strip.y, strip.width, head), size=th.READABLE,
                colour=th.MUTED, align="left")
-        w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + t.px(22), strip.width, strip.height - t.px(22)),
+        w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + head, strip.width, strip.height - head),
                    view.dice, max_side=t.px(56))
     right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
     columns = 1 if len(view.choices) <= 4 else 2

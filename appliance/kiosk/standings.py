@@ -20,7 +20,7 @@ from appliance.kiosk import widgets as w
 from appliance.kiosk.words import more_players
 from appliance.table.base import Row
 
-READABLE = 20  # design px: the smallest text a player reads from 2 metres
+READABLE = th.READABLE  # design px: the smallest text a player reads from 2 metres
 ROW = 30       # design px of a row at READABLE, with a little air
 MIN_COLUMN = 230  # design px: a narrower column is not worth a second one
 
@@ -40,7 +40,7 @@ def draw_standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: li
     """The panel in ``rect``: ``title``, then the rows that fit (see the module docstring)."""
     w.panel(surface, t, rect)
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
-    lines = 1 if w.fits(t, title, READABLE, pygame.Rect(0, 0, inner.width, t.px(ROW))) else 2
+    lines = w.lines_for(t, title, READABLE, inner.width, t.px(ROW))
     head = pygame.Rect(inner.x, inner.y, inner.width, lines * t.px(ROW))
     w.text(surface, t, title, head, size=READABLE, colour=th.MUTED, align="left", lines=lines)
     body = pygame.Rect(inner.x, head.bottom, inner.width, inner.bottom - head.bottom)
