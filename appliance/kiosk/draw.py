@@ -18,6 +18,7 @@ from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
 from appliance.kiosk.standings import draw_standings as _standings
+from appliance.kiosk.standings import full_height
 from appliance.table.base import Choice, Row, Sheet, View
 
 Hits = list[tuple[pygame.Rect, str]]
@@ -362,20 +363,18 @@ LINE_H = 26
 # as the info line.
 SHEET_MIN = INFO_SIZE
 DICE_SIDE = 44  # the dice on the table beside the prompt, at most
+CAMERA_LEAST = 0.42  # of the left column's height: the live view's least, when the standings need room
 
 
 def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
     body = _header(surface, view, t, hits)
     m = t.gap
-    left_w = int(body.width * 0.38)
-    left = pygame.Rect(body.x, body.y, left_w, body.height)
-    right = pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height)
-    # More than four players: the camera view gives the standings room for rows at full size.
-    cam_h = min(int(left.width * 3 / 4), int(left.height * (0.62 if len(view.standings) <= 4 else 0.46)))
-    cam = pygame.Rect(left.x, left.y, left.width, cam_h)
-    w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
-    st = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
-    _standings(surface, t, st, view.standings_title, view.standings)
+    if view.camera:
+        left = pygame.Rect(body.x, body.y, int(body.width * 0.38), body.height)
+        _live_and_standings(surface, view, t, left, camera)
+        right = pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height)
+    else:
+        right = body
     # Right column: the prompt (the dice beside it when it keeps its size there), one line of state,
     # the coach's hint, then the choices.
     y = right.y
@@ -418,8 +417,46 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         w.dice_row(surface, t, dice_r, dice_left, max_side=t.px(DICE_SIDE))
         rest = pygame.Rect(rest.x, dice_r.bottom + m, rest.width, rest.bottom - dice_r.bottom - m)
     columns = view.columns or (3 if len(view.choices) > 4 else 2)
-    rects = grid(rest, len(view.choices), columns, m, max_h=t.px(96))
+    rects = choice_grid(t, rest, view.choices, columns, m, max_h=t.px(96))
     _buttons(surface, view, t, hits, view.choices, rects, size=26 if columns <= 3 else 24)
+
+
+def choice_grid(t: th.Theme, rect: pygame.Rect, choices: list[Choice], columns: int, gap: int,
+                max_h: int | None = None) -> list[pygame.Rect]:
+    """The choices' cells: a ``grid`` of ``columns``, except that in a dense grid (5 columns or more:
+    Mäxle's values) the few choices whose label is wider than a cell at th.READABLE ("Mäxle",
+    "Back") share a row of their own under it, in the choices' order."""
+    cell = grid(rect, len(choices), columns, gap, max_h)
+    if columns < 5 or not cell:
+        return cell
+    inner = cell[0].inflate(-2 * t.px(6), -2 * t.px(6))
+    wide = [i for i, c in enumerate(choices) if not w.fits(t, c.label, th.READABLE, inner, bold=True)]
+    if not wide or len(wide) > columns // 2:
+        return cell
+    narrow = [i for i in range(len(choices)) if i not in wide]
+    rows = math.ceil(len(narrow) / columns) + 1
+    cells = grid(rect, rows * columns, columns, gap, max_h)
+    out: list[pygame.Rect] = [pygame.Rect(0, 0, 0, 0)] * len(choices)
+    for k, i in enumerate(narrow):
+        out[i] = cells[k]
+    last = cells[-columns]
+    share = grid(pygame.Rect(rect.x, last.y, rect.width, last.height), len(wide), len(wide), gap)
+    for k, i in enumerate(wide):
+        out[i] = share[k]
+    return out
+
+
+def _live_and_standings(surface, view: View, t: th.Theme, rect: pygame.Rect, camera: CameraFeed) -> None:
+    """The play screen's left column: the live view over the standings. The live view gives the
+    standings room to show every player, down to CAMERA_LEAST of the column (more players than that
+    leaves room for are "and N more")."""
+    m = t.gap
+    cam_h = min(int(rect.width * 3 / 4), int(rect.height * 0.62),
+                rect.height - m - full_height(t, rect.width, view.standings_title, view.standings))
+    cam = pygame.Rect(rect.x, rect.y, rect.width, max(cam_h, int(rect.height * CAMERA_LEAST)))
+    w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
+    _standings(surface, t, pygame.Rect(rect.x, cam.bottom + m, rect.width, rect.bottom - cam.bottom - m),
+               view.standings_title, view.standings)
 
 
 def _prompt_beside_dice(surface, view: View, t: th.Theme, row: pygame.Rect) -> bool:
@@ -562,8 +599,15 @@ def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     w.text(surface, t, view.title, title, size=20, colour=th.MUTED, align="left")
     win = pygame.Rect(2 * m, title.bottom, W - 4 * m, t.px(70))
     w.text(surface, t, view.prompt, win, size=52, colour=th.ACCENT, bold=True)
-    foot = pygame.Rect(m, H - t.px(76) - m, W - 2 * m, t.px(76))
-    _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), len(view.choices), m), size=28)
+    # Play again and New game with their lines, over a row of the others (Fix dice, Score sheet):
+    # four in one row would leave their lines too little room.
+    main, more = view.choices[:2], view.choices[2:]
+    foot = pygame.Rect(m, H - t.px(72) - m, W - 2 * m, t.px(72))
+    if more:
+        low = pygame.Rect(m, H - t.px(56) - m, W - 2 * m, t.px(56))
+        _buttons(surface, view, t, hits, more, grid(low, len(more), len(more), m), size=24)
+        foot.bottom = low.y - m
+    _buttons(surface, view, t, hits, main, grid(foot, len(main), len(main), m), size=28)
     body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
     if view.sheet is not None:  # the final totals; the whole sheet is a button away (too small here)
         left = pygame.Rect(body.x, body.y, int(body.width * 0.5), body.height)

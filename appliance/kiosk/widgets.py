@@ -33,7 +33,9 @@ def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bol
             return font, wrapped
         if size <= MIN_SIZE:  # as small as it gets: cut what is still too wide, and say so with "…"
             return font, [ellipsize(line, font, box.width) for line in wrapped[:lines]]
-        size *= 0.9
+        # th.READABLE itself is tried on the way down: a layout that makes room for a text at that
+        # size gets it, not the next step under it.
+        size = th.READABLE if size * 0.9 < th.READABLE < size else size * 0.9
 
 
 def fits(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bold: bool = False, lines: int = 1) -> bool:

@@ -93,6 +93,8 @@ class View:
     bar: list[Choice] = field(default_factory=list)
     banner: Announcement | None = None
     message: str = ""
+    # The play screen's live view and standings beside the choices; False: the choices take the
+    # whole width (a choice among many, e.g. Yacht's 12 categories, each with its score).
     camera: bool = False
     big_prompt: bool = False
     # The big prompt's drawing: "cup" (lift it) or "throw" (``throw_dice`` dice to throw; drawn

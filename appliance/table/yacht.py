@@ -140,7 +140,8 @@ class YachtTable(Table):
         elif need.kind == "declare":
             view.prompt = _("Declare a category")
             view.choices = self._declarations(session.rules, need.options, showing)
-            view.columns = 3
+            # Up to 12 names with their scores, at 20 px: the whole width, in 4 columns.
+            view.camera, view.columns = False, 4
         elif need.kind == "reroll":
             left = int(need.raw.get("rolls_left", 0))
             view.prompt = ngettext("Reroll any dice ({n} roll left), or stop",
