@@ -302,9 +302,10 @@ def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     top = pygame.Rect(2 * m, m, W - 4 * m, t.px(44))
     w.text(surface, t, view.title, top, size=34, colour=th.ACCENT, bold=True, align="left")
     sub = pygame.Rect(2 * m, top.bottom, W - 4 * m, t.px(26))
-    w.text(surface, t, view.prompt, sub, size=18, colour=th.MUTED, align="left")
+    w.text(surface, t, view.prompt, sub, size=th.READABLE, colour=th.MUTED, align="left")
     games = [c for c in view.choices if c.id.startswith("game:")]
     seats = [c for c in view.choices if c.id.startswith(("seat:", "up:", "del:"))]
+    page = [c for c in view.choices if c.id == "page"]
     bottom = [c for c in view.choices if c.id in ("add", "lang", "start")]
     game_row = pygame.Rect(m, sub.bottom + m, W - 2 * m, t.px(78))
     _buttons(surface, view, t, hits, games, grid(game_row, len(games), len(games), m), size=28)
@@ -314,10 +315,11 @@ def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     foot_rects.append(pygame.Rect(foot_rects[1].right + m, foot.y, foot.right - foot_rects[1].right - m, foot.height))
     _buttons(surface, view, t, hits, bottom, foot_rects, size=26)
     area = pygame.Rect(m, game_row.bottom + 2 * m, W - 2 * m, foot.y - game_row.bottom - 3 * m)
-    n = len(seats) // 3
-    columns = 2 if n <= 6 else (3 if n <= 9 else 4)
-    cells = grid(area, n, columns, m, max_h=t.px(70))
-    for i, cell in enumerate(cells):
+    n = len(seats) // 3  # a page of them (view.SEATS_PAGE), and the cell turning the page
+    cells = grid(area, n + len(page), 2, m, max_h=t.px(70))
+    if page:
+        _buttons(surface, view, t, hits, page, cells[-1:], size=24)
+    for i, cell in enumerate(cells[:n]):
         name, up, delete = seats[3 * i: 3 * i + 3]
         side = min(cell.height, t.px(60))
         name_r = pygame.Rect(cell.x, cell.y, cell.width - 2 * (side + m // 2), cell.height)

@@ -325,9 +325,9 @@ def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.nd
         tag.midbottom = (box.centerx, box.y - t.px(2)) if box.y - tag.height > dest.y else (box.centerx, box.bottom + tag.height + t.px(2))
         pygame.draw.rect(surface, colour, tag, border_radius=t.px(6))
         text(surface, t, str(d.value), tag, size=20, colour=th.ACCENT_TEXT, bold=True)
-    if status:  # over the foot of the picture, in a second line when one is too short
-        n = lines_for(t, status, th.READABLE, dest.width - t.px(8), t.px(STATUS_LINE))
-        cap = pygame.Rect(dest.x, dest.bottom - n * t.px(STATUS_LINE) - t.px(4), dest.width,
+    if status:  # across the foot of the panel (a picture narrower than it too), a second line if need be
+        n = lines_for(t, status, th.READABLE, inner.width - t.px(8), t.px(STATUS_LINE))
+        cap = pygame.Rect(inner.x, inner.bottom - n * t.px(STATUS_LINE) - t.px(4), inner.width,
                           n * t.px(STATUS_LINE) + t.px(4))
         shade = pygame.Surface(cap.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 170))

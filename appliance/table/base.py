@@ -123,13 +123,15 @@ class View:
 class Play:
     """What the play screen needs beyond the session: the play screen's own state and the config.
 
-    sub: the sub-picker open ("" | "believe" | "breaker"); picked: a multi-pick in progress;
+    sub: the sub-picker open ("" | "believe" | "breaker"); picked: a multi-pick in progress; page:
+    the page of a list of players too long for one (counted round, see ``appliance.kiosk.view``);
     evening: gives the evening's counts (``{player: {"drinks", "penalties"}}``), asked only by a
     game that shows them (it may read the store); yacht_hint, maexle_odds: show the coach's hint line.
     """
 
     sub: str = ""
     picked: tuple[str, ...] = ()
+    page: int = 0
     evening: Callable[[], dict] = dict
     yacht_hint: bool = False
     maexle_odds: bool = False

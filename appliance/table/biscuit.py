@@ -143,7 +143,7 @@ class BiscuitTable(Table):
             view.prompt = _("Who broke the rule?")
             view.choices = [Choice(f"broke:{p}", p) for p in session.players] + \
                 [Choice("back", _("Back"), style="quiet")]
-            view.columns = 3
+            view.columns = 2  # a name of 14 letters at 20 px and more
         elif need.kind == "roll":
             view.prompt = {
                 "find": _("Roll the dice: a 7 makes the Biscuit"),
@@ -157,7 +157,7 @@ class BiscuitTable(Table):
             view.player = _("Everyone")  # the whole table races; the header would repeat the prompt otherwise
             view.prompt = _("Thumbs on foreheads! Who was last?")
             view.choices = [Choice(f"thumbs:{p}", p) for p in need.options]
-            view.columns = 3
+            view.columns = 2
         if "rule_broken" in need.actions and play.sub != "breaker":
             view.bar.insert(0, Choice("breaker", _("Rule broken"), style="danger"))
         view.standings_title = _("Drinks this game")
@@ -181,7 +181,7 @@ class BiscuitTable(Table):
             if repeats:
                 view.choices.append(Choice("picked", _("Done ({n}/{m})").format(n=len(picked), m=count),
                                            style="primary" if len(picked) == count else "disabled"))
-        view.columns = 3
+        view.columns = 2
 
     @staticmethod
     def _standings(session, need, evening: dict) -> list[Row]:
