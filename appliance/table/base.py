@@ -176,6 +176,18 @@ def penalty(player: str, points: int) -> str:
                     points).format(player=player, count=points)
 
 
+def waiting_words(expects: str, player: str | None) -> str:
+    """What the table must do first (the engine's ``expects``: "announce", "decide", ...) and who,
+    in words: "Ann announces first"."""
+    return {
+        "announce": _("{player} announces first"),
+        "decide": _("{player} believes or reveals first"),
+        "pick": _("{player} picks first"),
+        "thumbs": _("the thumbs race first"),
+        "declare": _("{player} declares a category first"),
+    }.get(expects, _("{player} must act first")).format(player=player or "")
+
+
 def dice_text(values) -> str:
     """Dice as the table says them: "6 5", highest first."""
     return " ".join(str(v) for v in sorted(values, reverse=True))
@@ -318,8 +330,30 @@ class Table:
         return Announcement(_("Taken back"), "info")
 
     def announce_error(self, value: dict, walk) -> Announcement:
-        """An action the rules do not allow now, with the engine's reason."""
-        return Announcement(_("Not allowed now"), "error", str(value.get("reason", "")))
+        """An action the rules do not allow now, with the reason in words (``refusal``)."""
+        return Announcement(_("Not allowed now"), "error", self.refusal(value))
+
+    def refusal(self, error: dict) -> str:
+        """An engine refusal (an ``error`` event's payload: its ``code`` and facts, see
+        ``appliance.games.engine.Illegal``) as a short reason in the active language, never the
+        engine's English: "31 does not beat 54". This base words the codes every game shares; each
+        game words its own ("<game>.<what>") and hands the rest to this one. An unknown code gets a
+        general reason."""
+        code, player = error.get("code"), str(error.get("player") or "")
+        if code == "not_now":
+            return waiting_words(str(error.get("expects") or ""), player)
+        if code == "roll.dice":
+            n = int(error.get("dice") or 0)
+            return ngettext("{player} rolls {count} die, 1-6", "{player} rolls {count} dice, each 1-6", n).format(
+                player=player, count=n)
+        if code == "player.unknown":
+            return _("{player} is not at this table").format(player=player)
+        return {
+            "action.form": _("that is not a move of this game"),
+            "action.unknown": _("that is not a move of this game"),
+            "game.over": _("the game is over"),
+            "undo.nothing": _("nothing to undo"),
+        }.get(code) or _("the rules do not allow it now")
 
     # -- the events every game has: English (dicetable replay) -----------------------------------
 

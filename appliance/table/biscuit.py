@@ -131,6 +131,21 @@ class BiscuitTable(Table):
             return "thumbs race: who was last?"
         return super().describe_turn(t)
 
+    def refusal(self, error: dict) -> str:
+        """Biscuit's own refusals in words ("Ann picks 2 players, not 1"), else the shared ones."""
+        code, player, count = error.get("code"), str(error.get("player") or ""), int(error.get("count") or 0)
+        if code == "biscuit.pick_count":
+            return ngettext("{player} picks {count} player, not {got}", "{player} picks {count} players, not {got}",
+                            count).format(player=player, count=count, got=error.get("got"))
+        if code == "biscuit.pick_twice":
+            return ngettext("{player} picks {count} different player", "{player} picks {count} different players",
+                            count).format(player=player, count=count)
+        if code == "biscuit.self_duel":
+            return _("{player} cannot challenge themselves").format(player=player)
+        if code == "biscuit.no_rule":
+            return _("no rule is in force (a 6-6 makes one)")
+        return super().refusal(error)
+
     # -- the play screen -------------------------------------------------------------------------
 
     def play(self, session, need, play: Play, view: View) -> None:
