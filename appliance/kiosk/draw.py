@@ -255,13 +255,18 @@ def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet,
     return True
 
 
+MESSAGE_LINE = 26  # design px of a line of the message panel
+
+
 def _message(surface, text: str, t: th.Theme) -> None:
-    """A problem or notice line across the bottom of the screen."""
+    """A problem or notice across the bottom of the screen, at th.READABLE in as many lines (up to
+    three) as it needs."""
     W, H = surface.get_size()
-    h = t.px(44)
+    n = w.lines_for(t, text, th.READABLE, W - 4 * t.gap, t.px(MESSAGE_LINE), most=3)
+    h = n * t.px(MESSAGE_LINE) + t.px(16)
     r = pygame.Rect(t.gap, H - h - t.gap, W - 2 * t.gap, h)
     w.panel(surface, t, r, colour=(70, 24, 26), edge=th.DANGER)
-    w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(4)), size=19, lines=2)
+    w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(16)), size=th.READABLE, lines=n)
 
 
 DETAIL_SIZE, DETAIL_LINE = 24, 30  # design px of the banner's second line, and its line's height

@@ -313,11 +313,12 @@ def camera_feeds() -> list[CameraFeed]:
     from vision.sources import FAULT_KINDS
 
     two = reading((5, 3)).dice
-    said = ["5 3", _("Dice moving…"), _("No dice in view"), _("Tray empty"), _("No more frames")] + [
-        _("Cannot read: {reason}").format(reason=unreadable_reason(unreadable("why", two, kind or "other")))
+    said = [("5 3", True), (_("Dice moving…"), True), (_("No dice in view"), True), (_("Tray empty"), True),
+            (_("No more frames"), False)] + [
+        (_("Cannot read: {reason}").format(reason=unreadable_reason(unreadable("why", two, kind or "other"))), False)
         for kind in get_args(ReasonKind)]
     frame = np.full((480, 640, 3), 60, np.uint8)
-    return [CameraFeed(frame, two, True, text) for text in said] + [
+    return [CameraFeed(frame, two, ok, text) for text, ok in said] + [
         CameraFeed(None, (), False, camera_fault(kind)) for kind in (*FAULT_KINDS, "closed", "unknown")] + [
         CameraFeed(None, (), True, _("Camera starting…"))]
 
@@ -334,6 +335,56 @@ def tour_camera(app: App, rec: "Recorder") -> None:
             rec.camera = feed
             rec.show()
     rec.camera = None
+
+
+def messages(state_dir) -> list[str]:
+    """Every message line the kiosk says, in the active language, its blanks filled with long names:
+    each ``say(_("..."))`` in the kiosk's code, each problem of the session (every unreadable kind,
+    every waiting, every refusal code of every game) and the store's notice of a damaged file."""
+    import re
+    from pathlib import Path
+    from typing import get_args
+
+    from appliance.games import GAMES
+    from appliance.i18n import _
+    from appliance.kiosk import app as kiosk_app
+    from appliance.kiosk.words import problem_text
+    from appliance.session import PROBLEMS, Need, Problem
+    from appliance.store import Store
+    from vision.reading import ReasonKind, unreadable
+
+    class Long(dict):
+        def __missing__(self, key):
+            return PLAYERS[0]
+
+    source = "".join(p.read_text("utf-8") for p in Path(kiosk_app.__file__).parent.rglob("*.py"))
+    said = [_(m).format_map(Long()) for m in re.findall(r'say\(_\("((?:[^"\\]|\\.)*)"\)', source)]
+    assert len(said) > 15, said
+    problems = [Problem("ended"), Problem("over")]
+    problems += [Problem("unreadable", reading=unreadable("why", reading((5, 3)).dice, kind or "other"))
+                 for kind in get_args(ReasonKind)]
+    problems += [Problem("not_now", need=Need(kind, PLAYERS[0], None, (), (), "", {}))
+                 for kind in ("announce", "decide", "pick", "thumbs", "declare", "roll")]
+    problems += [Problem("count", found=4, needed=5), Problem("unsaved", reason="[Errno 28] No space left on device")]
+    facts = {"player": PLAYERS[0], "value": 65, "standing": 21, "strictly": False, "switch": "self_reveal",
+             "count": 3, "got": 2, "dice": 5, "category": "four_of_a_kind", "expects": "declare", "winner": PLAYERS}
+    problems += [Problem("refused", refusal={"code": code, **facts}) for game in GAMES.values() for code in game.refusals]
+    (state_dir / "dicetable.sqlite3").write_bytes(b"not a database, a shopping list")
+    with Store.open(state_dir) as store:
+        notice = store.notice
+    assert {p.code for p in problems} == set(PROBLEMS)
+    return said + [problem_text(p) for p in problems] + [notice]
+
+
+def tour_messages(app: App, show, state_dir) -> None:
+    """Each message line over the game screen, where it covers the most."""
+    app.setup.seats = list(PLAYERS)
+    app.setup.game_kind = "yacht"
+    assert app.start_game()
+    for text in messages(state_dir):
+        app.say(text)
+        show()
+    app.message = ""
 
 
 @pytest.fixture
@@ -363,17 +414,19 @@ def test_every_screen_fits_its_boxes_in_every_language(recorder):
     tour_maexle(app, show)
     tour_biscuit(app, show)
     tour_yacht(app, show)
+    tour_crowd(app, show)
     assert recorder.screens >= {"setup", "names", "play", "correct", "hand", "sheet", "menu", "over"}
     assert recorder.drawn > 500
     assert not recorder.problems, f"{len(recorder.problems)} problems:\n" + "\n".join(recorder.problems[:40])
 
 
-@pytest.mark.parametrize("size", [SIZE], ids=lambda p: f"{p[0]}x{p[1]}")
+@pytest.mark.parametrize("size", [SIZE, (1920, 1080)], ids=lambda p: f"{p[0]}x{p[1]}")
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_every_screen_is_readable_from_2_metres_in_every_language(lang, size, text_sizes):
+def test_every_screen_is_readable_from_2_metres_in_every_language(lang, size, text_sizes, tmp_path):
     """At 800x480 no text a player reads is under 20 px or cut short, on any screen of any game in
-    any state: the tours above with three long names, then a full table (20 seats, 8 at Yacht), and
-    every status line of the live view. The exempt texts are ``text_sizes``'s (conftest.py)."""
+    any state: the tours above with three long names, then a full table (20 seats, 8 at Yacht),
+    every status line of the live view and every message line. The exempt texts are
+    ``text_sizes``'s (conftest.py)."""
     i18n.set_language(lang)
     try:
         app = App(players=list(PLAYERS), drink_word="sip", maexle_odds=True, yacht_hint=True, clock=lambda: 0.0)
@@ -383,9 +436,12 @@ def test_every_screen_is_readable_from_2_metres_in_every_language(lang, size, te
         for tour in (tour_setup, tour_maexle, tour_biscuit, tour_yacht, tour_crowd):
             tour(app, rec.show)
         tour_camera(app, rec)
+        tour_messages(app, rec.show, tmp_path)
+        app.end_evening()
+        rec.show()
     finally:
         i18n.set_language("en")
-    assert rec.screens >= {"setup", "names", "play", "correct", "hand", "sheet", "menu", "over"}
+    assert rec.screens >= {"setup", "names", "play", "correct", "hand", "sheet", "menu", "over", "summary"}
     small = text_sizes.small(size)
     assert not small, f"{len(small)} texts too small:\n" + "\n".join(dict.fromkeys(small))
 
