@@ -161,8 +161,9 @@ def button(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, label: str, 
         text(surface, t, key, k, size=KEY_SIZE, colour=fg if style != "normal" else th.MUTED, align="left")
     if sub:
         _label_over_sub(surface, t, inner, label, sub, size, fg)
-    else:
-        text(surface, t, label, inner, size=size, colour=fg, bold=True, lines=2)
+    else:  # one line when it fits at th.READABLE (a name is not broken), else two
+        one = fits(t, label, th.READABLE, inner, bold=True)
+        text(surface, t, label, inner, size=size, colour=fg, bold=True, lines=1 if one else 2)
 
 
 def _label_over_sub(surface: pygame.Surface, t: th.Theme, inner: pygame.Rect, label: str, sub: str, size: float,
