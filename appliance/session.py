@@ -62,7 +62,7 @@ class Need:
 # Problem codes (Problem.code), each with the fields it fills in.
 PROBLEMS = (
     "ended",       # the game has ended (the table left it)
-    "refused",     # the engine refused the action: reason (the engine's English)
+    "refused",     # the engine refused the action: reason (the engine's English), refusal (its code and facts)
     "unsaved",     # the store could not record it: reason (the error's text)
     "over",        # dice while the game is over
     "not_now",     # dice (or an extra button) while something else is due: need
@@ -74,10 +74,12 @@ PROBLEMS = (
 @dataclass(frozen=True)
 class Problem:
     """Why an input changed nothing, as a code (one of PROBLEMS) and its facts; the kiosk says it
-    in the table's language (``appliance.kiosk.words.problem_text``)."""
+    in the table's language (``appliance.kiosk.words.problem_text``). ``refusal``: the engine's
+    error payload of a refused action (its ``code``, e.g. "maexle.too_low", and facts)."""
 
     code: str
     reason: str = ""
+    refusal: dict = field(default_factory=dict)
     need: "Need | None" = None
     reading: DiceReading | None = None
     found: int = 0
@@ -267,7 +269,7 @@ class Session:
         if events and "error" in events[0]:
             reason = events[0]["error"].get("reason", "")
             log.info("refused %s from %s: %s", action, source, reason)
-            return Outcome(False, action, events, problem=Problem("refused", reason=reason))
+            return Outcome(False, action, events, problem=Problem("refused", reason=reason, refusal=events[0]["error"]))
         seq = None
         if self.store is not None:
             try:

@@ -17,8 +17,9 @@ A game from its setup line, what it expects, and the events of an action (the la
 
 An action the rules do not allow now changes nothing and says why:
 
->>> game.apply({"announce": 32})
-[{'error': {'action': {'announce': 32}, 'reason': '32 does not beat 54'}}]
+>>> game.apply({"announce": 32})  # doctest: +NORMALIZE_WHITESPACE
+[{'error': {'action': {'announce': 32}, 'reason': '32 does not beat 54', 'code': 'maexle.too_low',
+            'value': 32, 'standing': 54, 'strictly': True}}]
 
 The log replays to the same game, and a saved game restores:
 

@@ -45,6 +45,7 @@ class Biscuit(Game):
         "combined": choice("both", "three_only"),  # (gap) 3-3, 3-4, 3-6: both rows' effects
     }
     action_keys = ("roll", "pick", "thumbs_last", "rule_broken")
+    refusals = Game.refusals + ("biscuit.pick_count", "biscuit.pick_twice", "biscuit.self_duel", "biscuit.no_rule")
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -247,18 +248,19 @@ class Biscuit(Game):
         pick = s["pick"]
         n, roller = pick["count"], s["roller"]
         if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-            raise Illegal(f"a pick is a list of player names, got {brief(value)}")
+            raise Illegal(f"a pick is a list of player names, got {brief(value)}", "action.form")
         unknown = [p for p in value if p not in self._players]
         if unknown:
-            raise Illegal(f"{brief(unknown[0])} is not at this table; the players are {', '.join(self._players)}")
+            raise self._stranger(unknown[0])
         if len(value) != n:
-            raise Illegal(f"{roller} picks {n} player{'s' if n > 1 else ''}, got {len(value)}")
+            raise Illegal(f"{roller} picks {n} player{'s' if n > 1 else ''}, got {len(value)}", "biscuit.pick_count",
+                          player=roller, count=n, got=len(value))
         if not pick["repeats"] and len(set(value)) != len(value):
-            raise Illegal(f"{roller} picks {n} different players")
+            raise Illegal(f"{roller} picks {n} different players", "biscuit.pick_twice", player=roller, count=n)
         if pick["for"] == "duel":
             challenger = value[0]
             if challenger == roller:
-                raise Illegal(f"{roller} cannot challenge themselves")
+                raise Illegal(f"{roller} cannot challenge themselves", "biscuit.self_duel", player=roller)
             # Seed: "Izvēlētais spēlētājs met kauliņu. Pēc tam met kauliņu Biskvīts."
             s.update(phase="duel", player=challenger, pick=None,
                      duel={"challenger": challenger, "challenger_total": None})
@@ -290,9 +292,14 @@ class Biscuit(Game):
         why = f"duel: {challenger} {theirs}, {roller} {total}: {loser} drinks the difference"
         return events + self._drink(loser, diff, why, "biscuit.1-2") + self._next_roll()
 
+    def _stranger(self, value: Any) -> Illegal:
+        """The refusal of ``value``, named where a player of this table is due."""
+        return Illegal(f"{brief(value)} is not at this table; the players are {', '.join(self._players)}",
+                       "player.unknown", player=value if isinstance(value, str) else brief(value))
+
     def _thumbs_last(self, value: Any) -> list[dict]:
         if value not in self._players:
-            raise Illegal(f"{brief(value)} is not at this table; the players are {', '.join(self._players)}")
+            raise self._stranger(value)
         events: list[dict] = []
         if self._rules["thumbs_loser_drinks"]:
             events += self._drink(value, 1, f"thumbs: {value} was last", "biscuit.thumbs")
@@ -301,9 +308,9 @@ class Biscuit(Game):
     def _rule_broken(self, value: Any) -> list[dict]:
         s = self._state
         if s["rule"] is None:
-            raise Illegal("no rule is in force (a 6-6 makes one)")
+            raise Illegal("no rule is in force (a 6-6 makes one)", "biscuit.no_rule")
         if value not in self._players:
-            raise Illegal(f"{brief(value)} is not at this table; the players are {', '.join(self._players)}")
+            raise self._stranger(value)
         return self._drink(value, 1, f"{value} broke {s['rule']['by']}'s rule", "biscuit.rule")
 
     # -- what the table does next ----------------------------------------------------------------

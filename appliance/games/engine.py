@@ -21,7 +21,14 @@ class SetupError(ValueError):
 
 
 class Illegal(Exception):
-    """Raised inside a game for an action the rules do not allow now; the message is the reason."""
+    """Raised inside a game for an action the rules do not allow now. The message is the reason, in
+    English (the log, ``dicetable replay``); ``code`` names the refusal ("<game>.<what>" for a
+    game's own, e.g. "maexle.too_low", else one every game shares, e.g. "not_now") and ``facts``
+    are its values (JSON-able), so that the table above the engine can say it in its language."""
+
+    def __init__(self, reason: str, code: str, **facts: Any) -> None:
+        super().__init__(reason)
+        self.code, self.facts = code, facts
 
 
 # Reasons quote the bad value, but a log line or a caller may hand over anything JSON-like: a
@@ -106,7 +113,7 @@ def _is_int(value: Any) -> bool:
 def check_dice(value: Any, n: int, who: str) -> list[int]:
     """``value`` as a roll of ``n`` dice; raises Illegal with a reason naming ``who`` otherwise."""
     if not is_dice(value, n):
-        raise Illegal(f"{who} rolls {n} dice, each 1-6; got {brief(value)}")
+        raise Illegal(f"{who} rolls {n} dice, each 1-6; got {brief(value)}", "roll.dice", player=who, dice=n)
     return list(value)
 
 
@@ -140,6 +147,9 @@ class Game:
     max_players: ClassVar[int | None]
     switches: ClassVar[dict[str, Switch]]
     action_keys: ClassVar[tuple[str, ...]]
+    # The codes of the refusals this game gives (``Illegal.code``): these, every game's, and its own.
+    refusals: ClassVar[tuple[str, ...]] = ("action.form", "action.unknown", "game.over", "undo.nothing", "not_now",
+                                           "roll.dice", "player.unknown")
 
     def __init__(self, setup: dict):
         """``setup``: the full setup from ``check_setup`` (every default filled in)."""
@@ -245,26 +255,28 @@ class Game:
     def apply(self, action: Any) -> list[dict]:
         """Play one action (RULES.md §4); returns its events, the last one a ``turn`` event.
 
-        An action the rules do not allow now gives ``[{"error": {"action": action, "reason": ...}}]``
-        and changes nothing. Never raises for JSON-like input. ``{"undo": true}`` takes back the
+        An action the rules do not allow now gives ``[{"error": {"action": action, "reason": ...,
+        "code": ..., **facts}}]`` (``Illegal``) and changes nothing. Never raises for JSON-like input. ``{"undo": true}`` takes back the
         last action in effect and answers ``[{"undone": action}, {"turn": ...}]``.
         """
         if not isinstance(action, dict) or len(action) != 1:
-            return _error(action, "an action is a JSON object with exactly one key, e.g. {\"roll\": [3, 5]}")
+            return _error(action, "an action is a JSON object with exactly one key, e.g. {\"roll\": [3, 5]}",
+                          "action.form")
         (key, value), = action.items()
         if key == "undo":
             return self._undo_last(action, value)
         if key not in self.action_keys:
             return _error(action, f"{brief(key)} is not a {self.name} action; the actions are "
-                                  + ", ".join((*self.action_keys, "undo")))
+                                  + ", ".join((*self.action_keys, "undo")), "action.unknown")
         if self.over:
-            return _error(action, f"the game is over: {', '.join(self._state['winner'])} won")
+            return _error(action, f"the game is over: {', '.join(self._state['winner'])} won", "game.over",
+                          winner=list(self._state["winner"]))
         before = json.dumps(self._state)
         try:
             events = self._step(key, value)
         except Illegal as exc:
             self._state = json.loads(before)
-            return _error(action, str(exc))
+            return _error(action, str(exc), exc.code, **exc.facts)
         logged = json.loads(json.dumps(action))
         self._undo.append((before, logged))
         self._actions.append(logged)
@@ -273,9 +285,9 @@ class Game:
 
     def _undo_last(self, action: dict, value: Any) -> list[dict]:
         if value is not True:
-            return _error(action, "undo is {\"undo\": true}")
+            return _error(action, "undo is {\"undo\": true}", "action.form")
         if not self._undo:
-            return _error(action, "nothing to undo")
+            return _error(action, "nothing to undo", "undo.nothing")
         before, taken_back = self._undo.pop()
         self._state = json.loads(before)
         self._actions.append({"undo": True})
@@ -312,7 +324,8 @@ class Game:
         who = f"{exp['player']} " if exp.get("player") else ""
         want = " or ".join(exp["actions"]) or "nothing"
         return Illegal(f"not now: {who}{_VERB.get(exp['expects'], 'must ' + exp['expects'])} "
-                       f"(accepted now: {want}), not {key}")
+                       f"(accepted now: {want}), not {key}", "not_now", player=exp.get("player"),
+                       expects=exp["expects"])
 
     @staticmethod
     def _turn(player: str | None, expects: str, step: str, actions: list[str], dice: int | None = None,
@@ -338,5 +351,5 @@ _VERB = {
 }
 
 
-def _error(action: Any, reason: str) -> list[dict]:
-    return [{"error": {"action": action, "reason": reason}}]
+def _error(action: Any, reason: str, code: str, **facts: Any) -> list[dict]:
+    return [{"error": {"action": action, "reason": reason, "code": code, **facts}}]

@@ -54,6 +54,8 @@ class Maexle(Game):
         "limit": Switch(6, "limit"),
     }
     action_keys = ("announce", "reveal", "accept", "self_reveal", "blind_pass", "roll")
+    refusals = Game.refusals + ("maexle.accept_maexle_only", "maexle.switched_off", "maexle.after_maexle",
+                                "maexle.under_cup", "maexle.not_a_value", "maexle.too_low")
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -116,7 +118,7 @@ class Maexle(Game):
 
     def _step(self, key: str, value: Any) -> list[dict]:
         if value is not True and key != "announce" and key != "roll":
-            raise Illegal(f"{key} is {{\"{key}\": true}}")
+            raise Illegal(f"{key} is {{\"{key}\": true}}", "action.form")
         exp = self._expects()
         if key not in exp["actions"]:
             raise self._not_now(key, exp)
@@ -125,27 +127,30 @@ class Maexle(Game):
     def _not_now(self, key: str, exp: dict) -> Illegal:
         s = self._state
         if key == "accept" and s["announced"] is not None and s["announced"] != mv.MAEXLE:
-            return Illegal(f"accept answers an announced Mäxle; {s['announced']} stands")
+            return Illegal(f"accept answers an announced Mäxle; {s['announced']} stands", "maexle.accept_maexle_only",
+                           standing=s["announced"])
         if key == "accept" and s["phase"] == "decide" and self._rules["maexle"] == "immediate_reveal":
-            return Illegal("accept is off: maexle = immediate_reveal")
+            return Illegal("accept is off: maexle = immediate_reveal", "maexle.switched_off", switch="accept")
         if key == "self_reveal" and s["phase"] == "decide" and not self._rules["self_reveal"]:
-            return Illegal("self_reveal is off in these rules")
+            return Illegal("self_reveal is off in these rules", "maexle.switched_off", switch="self_reveal")
         if key == "blind_pass" and s["phase"] == "decide" and not self._rules["blind_pass"]:
-            return Illegal("blind_pass is off in these rules")
+            return Illegal("blind_pass is off in these rules", "maexle.switched_off", switch="blind_pass")
         if key in ("announce", "self_reveal", "blind_pass") and s["phase"] == "decide" and s["announced"] == mv.MAEXLE:
-            return Illegal(f"after a Mäxle: accept or reveal, not {key} (RULES.md §1 \"Mäxle announced\")")
+            return Illegal(f"after a Mäxle: accept or reveal, not {key} (RULES.md §1 \"Mäxle announced\")",
+                           "maexle.after_maexle")
         if key == "roll" and s["phase"] != "lift":
-            return Illegal("the dice stay under the cup until it is lifted (reveal or self_reveal)")
+            return Illegal("the dice stay under the cup until it is lifted (reveal or self_reveal)", "maexle.under_cup")
         return self._wrong_time(key)
 
     def _announce(self, value: Any) -> list[dict]:
         s = self._state
         if not mv.is_value(value):
-            raise Illegal(f"{brief(value)} is not a Mäxle value; the values are {_WORDS}")
+            raise Illegal(f"{brief(value)} is not a Mäxle value; the values are {_WORDS}", "maexle.not_a_value")
         standing = s["announced"]
         if standing is not None and not self._may_follow(value, standing):
             word = "beat" if self._rules["announce"] == "strictly_higher" else "match or beat"
-            raise Illegal(f"{value} does not {word} {standing}")
+            raise Illegal(f"{value} does not {word} {standing}", "maexle.too_low", value=value, standing=standing,
+                          strictly=self._rules["announce"] == "strictly_higher")
         announcer = s["player"]
         to = self._receiver(announcer)
         events = [{"announcement": {"player": announcer, "value": value, "to": to}}]

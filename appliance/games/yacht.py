@@ -46,6 +46,7 @@ class Yacht(Game):
         "final_tie": choice("share", "roll_off"),  # (gap) a tie shares the win
     }
     action_keys = ("roll", "declare", "stop")
+    refusals = Game.refusals + ("yacht.declare_first", "yacht.not_a_category", "yacht.used")
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -107,13 +108,14 @@ class Yacht(Game):
         exp = self._expects()
         if key not in exp["actions"]:
             if key == "roll" and s["phase"] == "declare":
-                raise Illegal(f"{s['player']} declares a category before rolling again")
+                raise Illegal(f"{s['player']} declares a category before rolling again", "yacht.declare_first",
+                              player=s["player"])
             raise self._wrong_time(key)
         if key == "declare":
             return self._declare(value)
         if key == "stop":
             if value is not True:
-                raise Illegal("stop is {\"stop\": true}")
+                raise Illegal("stop is {\"stop\": true}", "action.form")
             return self._score()
         dice = check_dice(value, 5, s["player"])
         if s["phase"] == "order":
@@ -186,10 +188,12 @@ class Yacht(Game):
         s = self._state
         player = s["player"]
         if value not in CATEGORIES:
-            raise Illegal(f"{brief(value)} is not a category; the categories are {' '.join(CATEGORIES)}")
+            raise Illegal(f"{brief(value)} is not a category; the categories are {' '.join(CATEGORIES)}",
+                          "yacht.not_a_category")
         if s["sheet"][player][value] is not None:
             raise Illegal(f"{player} has used {value} already (each category once, seed: "
-                          "\"Игрок может выбрать комбинацию только один раз\")")
+                          "\"Игрок может выбрать комбинацию только один раз\")", "yacht.used", player=player,
+                          category=value)
         s.update(declared=value, phase="reroll")
         return [{"declared": {"player": player, "category": value}}]
 

@@ -576,6 +576,7 @@ class App:
             self.last_seen = tuple(outcome.action["roll"])
         self.acted_at = self.clock()
         self.focus = -1
+        self.play.page = 0  # whatever list comes next starts at its first page
         items = [] if quiet or self.session is None else announcements(
             self.session, self.session.with_water(outcome.events), self.drink_word)
         if self.hooks.announce and items:

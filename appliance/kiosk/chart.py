@@ -18,7 +18,7 @@ from appliance.kiosk.words import more_players, totals
 from appliance.table import game_name
 from appliance.table.base import dice_text
 
-TEXT = 20  # design px of every text on the chart: the kiosk's smallest readable size
+TEXT = th.READABLE  # design px of every text on the chart: the kiosk's smallest readable size
 # One colour per charted player, told apart on the dark felt (and from the gold of the title).
 PALETTE: tuple[th.Colour, ...] = ((96, 208, 128), (88, 170, 255), (244, 120, 160), (250, 230, 120),
                                   (190, 140, 255), (255, 160, 80), (120, 230, 230), (230, 230, 230))

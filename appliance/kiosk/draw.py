@@ -18,6 +18,7 @@ from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
 from appliance.kiosk.standings import draw_standings as _standings
+from appliance.kiosk.standings import full_height
 from appliance.table.base import Choice, Row, Sheet, View
 
 Hits = list[tuple[pygame.Rect, str]]
@@ -98,17 +99,34 @@ def grid(rect: pygame.Rect, n: int, columns: int, gap: int, max_h: int | None = 
             for i in range(n)]
 
 
+BAR_WIDTH = 112  # design px of a header button, at least: wider for a label that needs it
+
+
+def _bar_width(t: th.Theme, label: str, height: int) -> int:
+    """The width, px, of a header button ``height`` px high whose ``label`` reads at th.READABLE:
+    BAR_WIDTH, or as wide as the label needs in one line or, when the button has room for two, in
+    two (split at the space that makes the narrower button)."""
+    font = t.font(th.READABLE, True)
+    pad = 2 * t.px(6) + t.px(4)
+    words = label.split(" ")
+    need = font.size(label)[0]
+    if font.get_height() + font.get_linesize() <= (height - 2 * t.px(6)) * 1.08:
+        for i in range(1, len(words)):
+            need = min(need, max(font.size(" ".join(words[:i]))[0], font.size(" ".join(words[i:]))[0]))
+    return max(t.px(BAR_WIDTH), need + pad)
+
+
 def _bar(surface, view: View, t: th.Theme, hits: Hits, right: int, top: int, height: int) -> int:
-    """The small header buttons, right-aligned ending at ``right``; returns their left edge."""
-    width = t.px(112)
+    """The header buttons, right-aligned ending at ``right``; returns their left edge."""
     x = right
     rects = []
-    for _c in view.bar:
+    for c in view.bar:
+        width = _bar_width(t, c.label, height)
         x -= width
         rects.append(pygame.Rect(x, top, width, height))
         x -= t.gap
     for c, r in zip(view.bar, rects):
-        w.button(surface, t, r, c.label, style=c.style, size=18)
+        w.button(surface, t, r, c.label, style=c.style, size=th.READABLE)
         hits.append((r, c.id))
     return x
 
@@ -119,8 +137,8 @@ def _header(surface, view: View, t: th.Theme, hits: Hits) -> pygame.Rect:
     m = t.gap
     h = t.px(76)
     left = _bar(surface, view, t, hits, W - m, m, h - 2 * m) if view.bar else W - m
-    title = pygame.Rect(m * 2, m, left - 3 * m, t.px(22))
-    w.text(surface, t, view.title, title, size=17, colour=th.MUTED, align="left")
+    title = pygame.Rect(m * 2, m, left - 3 * m, t.px(24))
+    w.text(surface, t, view.title, title, size=th.READABLE, colour=th.MUTED, align="left")
     if view.player:
         who = pygame.Rect(m * 2, title.bottom, left - 3 * m, h - title.bottom - m // 2)
         w.text(surface, t, view.player, who, size=38, colour=th.ACCENT, bold=True, align="left")
@@ -182,7 +200,7 @@ def _turn_sheet_fit(t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> tuple[float
     columns = [sheet.categories[:per], sheet.categories[per:]]
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
     row_h = inner.height // per
-    pad = t.px(14)  # the name's indent and the space between name and score
+    pad = t.px(12)  # the name's indent and the space between name and score
     size = min(22.0, row_h / t.unit * 0.62)
     while True:
         if size < SHEET_MIN:
@@ -192,7 +210,9 @@ def _turn_sheet_fit(t: th.Theme, rect: pygame.Rect, sheet: Sheet) -> tuple[float
         need = [max(font.size(name)[0] for name in names) + value_w + pad for names in columns]
         if sum(need) + t.gap <= inner.width and font.get_height() <= row_h - t.px(2):
             break
-        size *= 0.95
+        if size <= SHEET_MIN:
+            return None
+        size = max(SHEET_MIN, size * 0.95)  # SHEET_MIN itself is tried last
     spare = (inner.width - t.gap - sum(need)) // 2
     return size, [n + spare for n in need]
 
@@ -213,7 +233,7 @@ def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet,
     per = math.ceil(len(sheet.categories) / 2)
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
     row_h = inner.height // per
-    pad = t.px(14)
+    pad = t.px(12)
     value_w = t.font(size * 1.1, True).size("50")[0] + t.px(6)
     w.panel(surface, t, rect)
     for i, name in enumerate(sheet.categories):
@@ -235,13 +255,18 @@ def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet,
     return True
 
 
+MESSAGE_LINE = 26  # design px of a line of the message panel
+
+
 def _message(surface, text: str, t: th.Theme) -> None:
-    """A problem or notice line across the bottom of the screen."""
+    """A problem or notice across the bottom of the screen, at th.READABLE in as many lines (up to
+    three) as it needs."""
     W, H = surface.get_size()
-    h = t.px(44)
+    n = w.lines_for(t, text, th.READABLE, W - 4 * t.gap, t.px(MESSAGE_LINE), most=3)
+    h = n * t.px(MESSAGE_LINE) + t.px(16)
     r = pygame.Rect(t.gap, H - h - t.gap, W - 2 * t.gap, h)
     w.panel(surface, t, r, colour=(70, 24, 26), edge=th.DANGER)
-    w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(4)), size=19, lines=2)
+    w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(16)), size=th.READABLE, lines=n)
 
 
 DETAIL_SIZE, DETAIL_LINE = 24, 30  # design px of the banner's second line, and its line's height
@@ -264,7 +289,7 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
         # The line under it (who threw, why) at DETAIL_SIZE, read from 2 m: in two lines when one
         # is too short, the announcement itself giving way.
         width = r.width - t.px(32)
-        n = 1 if w.fits(t, a.detail, DETAIL_SIZE, pygame.Rect(0, 0, width, t.px(DETAIL_LINE))) else 2
+        n = w.lines_for(t, a.detail, DETAIL_SIZE, width, t.px(DETAIL_LINE))
         sub = pygame.Rect(r.x + t.px(16), r.bottom - t.px(6) - n * t.px(DETAIL_LINE), width, n * t.px(DETAIL_LINE))
         main = pygame.Rect(r.x + t.px(16), r.y + t.px(6), width, sub.y - r.y - t.px(6))
         w.text(surface, t, a.text, main, size=54, colour=fg, bold=True, lines=2)
@@ -282,9 +307,10 @@ def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     top = pygame.Rect(2 * m, m, W - 4 * m, t.px(44))
     w.text(surface, t, view.title, top, size=34, colour=th.ACCENT, bold=True, align="left")
     sub = pygame.Rect(2 * m, top.bottom, W - 4 * m, t.px(26))
-    w.text(surface, t, view.prompt, sub, size=18, colour=th.MUTED, align="left")
+    w.text(surface, t, view.prompt, sub, size=th.READABLE, colour=th.MUTED, align="left")
     games = [c for c in view.choices if c.id.startswith("game:")]
     seats = [c for c in view.choices if c.id.startswith(("seat:", "up:", "del:"))]
+    page = [c for c in view.choices if c.id == "page"]
     bottom = [c for c in view.choices if c.id in ("add", "lang", "start")]
     game_row = pygame.Rect(m, sub.bottom + m, W - 2 * m, t.px(78))
     _buttons(surface, view, t, hits, games, grid(game_row, len(games), len(games), m), size=28)
@@ -294,10 +320,11 @@ def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     foot_rects.append(pygame.Rect(foot_rects[1].right + m, foot.y, foot.right - foot_rects[1].right - m, foot.height))
     _buttons(surface, view, t, hits, bottom, foot_rects, size=26)
     area = pygame.Rect(m, game_row.bottom + 2 * m, W - 2 * m, foot.y - game_row.bottom - 3 * m)
-    n = len(seats) // 3
-    columns = 2 if n <= 6 else (3 if n <= 9 else 4)
-    cells = grid(area, n, columns, m, max_h=t.px(70))
-    for i, cell in enumerate(cells):
+    n = len(seats) // 3  # a page of them (view.SEATS_PAGE), and the cell turning the page
+    cells = grid(area, n + len(page), 2, m, max_h=t.px(70))
+    if page:
+        _buttons(surface, view, t, hits, page, cells[-1:], size=24)
+    for i, cell in enumerate(cells[:n]):
         name, up, delete = seats[3 * i: 3 * i + 3]
         side = min(cell.height, t.px(60))
         name_r = pygame.Rect(cell.x, cell.y, cell.width - 2 * (side + m // 2), cell.height)
@@ -335,25 +362,26 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
 # The play screen's right column (design px). The prompt is the most important text on the screen,
 # read from 2 m: it is never drawn smaller than PROMPT_MIN, which is bigger than the info line under it.
 PROMPT_SIZE, PROMPT_MIN, PROMPT_H = 27, 24, 58
-INFO_SIZE, HINT_SIZE, LINE_H = 18, 17, 26
+# The state line and the coach's hint under the prompt: at th.READABLE, in a second line when one is
+# too short (LINE_H design px each).
+INFO_SIZE = HINT_SIZE = th.READABLE
+LINE_H = 26
 # The score sheet panel on the play screen is drawn only when its text gets at least SHEET_MIN: as big
 # as the info line.
 SHEET_MIN = INFO_SIZE
 DICE_SIDE = 44  # the dice on the table beside the prompt, at most
+CAMERA_LEAST = 0.42  # of the left column's height: the live view's least, when the standings need room
 
 
 def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
     body = _header(surface, view, t, hits)
     m = t.gap
-    left_w = int(body.width * 0.38)
-    left = pygame.Rect(body.x, body.y, left_w, body.height)
-    right = pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height)
-    # More than four players: the camera view gives the standings room for rows at full size.
-    cam_h = min(int(left.width * 3 / 4), int(left.height * (0.62 if len(view.standings) <= 4 else 0.46)))
-    cam = pygame.Rect(left.x, left.y, left.width, cam_h)
-    w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
-    st = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
-    _standings(surface, t, st, view.standings_title, view.standings)
+    if view.camera:
+        left = pygame.Rect(body.x, body.y, int(body.width * 0.38), body.height)
+        _live_and_standings(surface, view, t, left, camera)
+        right = pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height)
+    else:
+        right = body
     # Right column: the prompt (the dice beside it when it keeps its size there), one line of state,
     # the coach's hint, then the choices.
     y = right.y
@@ -367,9 +395,10 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         y = row.bottom
     for line, colour, size in ((view.info, th.MUTED, INFO_SIZE), (view.hint, th.INFO, HINT_SIZE)):
         if line:
-            w.text(surface, t, line, pygame.Rect(right.x, y, right.width, t.px(LINE_H)), size=size, colour=colour,
-                   align="left")
-            y += t.px(LINE_H)
+            n = w.lines_for(t, line, size, right.width, t.px(LINE_H))
+            w.text(surface, t, line, pygame.Rect(right.x, y, right.width, n * t.px(LINE_H)), size=size,
+                   colour=colour, align="left", lines=n)
+            y += n * t.px(LINE_H)
     rest = pygame.Rect(right.x, y + m, right.width, right.bottom - y - m)
     if view.big_prompt:
         _big_prompt(surface, view, t, rest)
@@ -395,8 +424,46 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         w.dice_row(surface, t, dice_r, dice_left, max_side=t.px(DICE_SIDE))
         rest = pygame.Rect(rest.x, dice_r.bottom + m, rest.width, rest.bottom - dice_r.bottom - m)
     columns = view.columns or (3 if len(view.choices) > 4 else 2)
-    rects = grid(rest, len(view.choices), columns, m, max_h=t.px(96))
+    rects = choice_grid(t, rest, view.choices, columns, m, max_h=t.px(96))
     _buttons(surface, view, t, hits, view.choices, rects, size=26 if columns <= 3 else 24)
+
+
+def choice_grid(t: th.Theme, rect: pygame.Rect, choices: list[Choice], columns: int, gap: int,
+                max_h: int | None = None) -> list[pygame.Rect]:
+    """The choices' cells: a ``grid`` of ``columns``, except that in a dense grid (5 columns or more:
+    Mäxle's values) the few choices whose label is wider than a cell at th.READABLE ("Mäxle",
+    "Back") share a row of their own under it, in the choices' order."""
+    cell = grid(rect, len(choices), columns, gap, max_h)
+    if columns < 5 or not cell:
+        return cell
+    inner = cell[0].inflate(-2 * t.px(6), -2 * t.px(6))
+    wide = [i for i, c in enumerate(choices) if not w.fits(t, c.label, th.READABLE, inner, bold=True)]
+    if not wide or len(wide) > columns // 2:
+        return cell
+    narrow = [i for i in range(len(choices)) if i not in wide]
+    rows = math.ceil(len(narrow) / columns) + 1
+    cells = grid(rect, rows * columns, columns, gap, max_h)
+    out: list[pygame.Rect] = [pygame.Rect(0, 0, 0, 0)] * len(choices)
+    for k, i in enumerate(narrow):
+        out[i] = cells[k]
+    last = cells[-columns]
+    share = grid(pygame.Rect(rect.x, last.y, rect.width, last.height), len(wide), len(wide), gap)
+    for k, i in enumerate(wide):
+        out[i] = share[k]
+    return out
+
+
+def _live_and_standings(surface, view: View, t: th.Theme, rect: pygame.Rect, camera: CameraFeed) -> None:
+    """The play screen's left column: the live view over the standings. The live view gives the
+    standings room to show every player, down to CAMERA_LEAST of the column (more players than that
+    leaves room for are "and N more")."""
+    m = t.gap
+    cam_h = min(int(rect.width * 3 / 4), int(rect.height * 0.62),
+                rect.height - m - full_height(t, rect.width, view.standings_title, view.standings))
+    cam = pygame.Rect(rect.x, rect.y, rect.width, max(cam_h, int(rect.height * CAMERA_LEAST)))
+    w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
+    _standings(surface, t, pygame.Rect(rect.x, cam.bottom + m, rect.width, rect.bottom - cam.bottom - m),
+               view.standings_title, view.standings)
 
 
 def _prompt_beside_dice(surface, view: View, t: th.Theme, row: pygame.Rect) -> bool:
@@ -448,9 +515,10 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
     w.camera(surface, t, cam, camera.frame, camera.dice, status=camera.status, ok=camera.ok)
     if view.dice:
         strip = pygame.Rect(left.x, cam.bottom + m, left.width, left.bottom - cam.bottom - m)
-        w.text(surface, t, _("Last roll"), pygame.Rect(strip.x, strip.y, strip.width, t.px(22)), size=15,
+        head = t.px(LINE_H)
+        w.text(surface, t, _("Last roll"), pygame.Rect(strip.x, strip.y, strip.width, head), size=th.READABLE,
                colour=th.MUTED, align="left")
-        w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + t.px(22), strip.width, strip.height - t.px(22)),
+        w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + head, strip.width, strip.height - head),
                    view.dice, max_side=t.px(56))
     right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
     columns = 1 if len(view.choices) <= 4 else 2
@@ -538,8 +606,15 @@ def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     w.text(surface, t, view.title, title, size=20, colour=th.MUTED, align="left")
     win = pygame.Rect(2 * m, title.bottom, W - 4 * m, t.px(70))
     w.text(surface, t, view.prompt, win, size=52, colour=th.ACCENT, bold=True)
-    foot = pygame.Rect(m, H - t.px(76) - m, W - 2 * m, t.px(76))
-    _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), len(view.choices), m), size=28)
+    # Play again and New game with their lines, over a row of the others (Fix dice, Score sheet):
+    # four in one row would leave their lines too little room.
+    main, more = view.choices[:2], view.choices[2:]
+    foot = pygame.Rect(m, H - t.px(72) - m, W - 2 * m, t.px(72))
+    if more:
+        low = pygame.Rect(m, H - t.px(56) - m, W - 2 * m, t.px(56))
+        _buttons(surface, view, t, hits, more, grid(low, len(more), len(more), m), size=24)
+        foot.bottom = low.y - m
+    _buttons(surface, view, t, hits, main, grid(foot, len(main), len(main), m), size=28)
     body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
     if view.sheet is not None:  # the final totals; the whole sheet is a button away (too small here)
         left = pygame.Rect(body.x, body.y, int(body.width * 0.5), body.height)

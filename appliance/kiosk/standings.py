@@ -20,7 +20,7 @@ from appliance.kiosk import widgets as w
 from appliance.kiosk.words import more_players
 from appliance.table.base import Row
 
-READABLE = 20  # design px: the smallest text a player reads from 2 metres
+READABLE = th.READABLE  # design px: the smallest text a player reads from 2 metres
 ROW = 30       # design px of a row at READABLE, with a little air
 MIN_COLUMN = 230  # design px: a narrower column is not worth a second one
 
@@ -40,7 +40,7 @@ def draw_standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: li
     """The panel in ``rect``: ``title``, then the rows that fit (see the module docstring)."""
     w.panel(surface, t, rect)
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
-    lines = 1 if w.fits(t, title, READABLE, pygame.Rect(0, 0, inner.width, t.px(ROW))) else 2
+    lines = w.lines_for(t, title, READABLE, inner.width, t.px(ROW))
     head = pygame.Rect(inner.x, inner.y, inner.width, lines * t.px(ROW))
     w.text(surface, t, title, head, size=READABLE, colour=th.MUTED, align="left", lines=lines)
     body = pygame.Rect(inner.x, head.bottom, inner.width, inner.bottom - head.bottom)
@@ -61,6 +61,13 @@ def draw_standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: li
     if more:
         w.text(surface, t, more_players(more), pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, t.px(ROW)),
                size=READABLE, colour=th.MUTED, align="left")
+
+
+def full_height(t: th.Theme, width: int, title: str, rows: list[Row]) -> int:
+    """The height, px, a panel ``width`` px wide needs to show ``title`` and every row in one column."""
+    inner_w = width - 2 * t.gap
+    head = w.lines_for(t, title, READABLE, inner_w, t.px(ROW)) * t.px(ROW)
+    return 2 * t.gap + head + (_height(t, pygame.Rect(0, 0, inner_w, 0), rows, 1) if rows else 0)
 
 
 def _height(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int) -> int:
@@ -86,32 +93,51 @@ def _value_size(row: Row) -> float:
 
 
 def _widths(t: th.Theme, r: pygame.Rect, row: Row) -> tuple[int, int]:
-    """(value, badge-or-note) widths in px of a row ``r`` wide (the value as wide as it needs)."""
-    value = t.font(_value_size(row), True).size(row.value)[0] + t.px(8)
+    """(value, badge-or-note) widths in px of a row ``r`` wide (the value as wide as it needs, on
+    two lines when one is too short: ``_value_lines``)."""
+    value = max(t.font(_value_size(row), True).size(line)[0] for line in _value_lines(t, r.width, row)) + t.px(8)
     value = min(r.width - t.px(16), max(int(r.width * 0.18), value))
     side = badge(row) or row.note
     side_w = t.font(READABLE, bool(badge(row))).size(side)[0] + t.px(18) if side else 0
     return value, side_w
 
 
+def _value_lines(t: th.Theme, width: int, row: Row) -> list[str]:
+    """The row's value as drawn in a row ``width`` px wide: one line, or a count in words too long
+    for a line of its own ("9 drinks, 2 penalty points") broken after its comma."""
+    font = t.font(_value_size(row), True)
+    if font.size(row.value)[0] + t.px(8) <= width - t.px(16) or ", " not in row.value:
+        return [row.value]
+    first, rest = row.value.split(", ", 1)
+    return [first + ",", rest]
+
+
 def _layout(t: th.Theme, width: int, row: Row) -> tuple[int, int]:
-    """On which line (0, 1 or 2) of a row ``width`` px wide the value and the badge-or-note go: all
-    on the name's line when they fit at READABLE, else the next line, else one line each."""
+    """On which line (0 to 3) of a row ``width`` px wide the value (its first line) and the
+    badge-or-note go: all on the name's line when they fit at READABLE; else the one that fits
+    beside the name there, the other on the next line; else one line each (a value of two lines,
+    ``_value_lines``, takes two)."""
     r = pygame.Rect(0, 0, width, t.px(ROW))
     value_w, side_w = _widths(t, r, row)
     name_w = t.font(READABLE, row.current).size(row.name)[0] + t.px(14)
-    if name_w + value_w + side_w <= width:
+    two = len(_value_lines(t, width, row)) == 2
+    if not two and name_w + value_w + side_w <= width:
         return 0, 0
     if not side_w:
         return 1, 1
-    if name_w + value_w <= width:
+    if not two and name_w + value_w <= width:
         return 0, 1
+    if name_w + side_w <= width:  # the badge beside the name, the value under them
+        return 1, 0
+    if two:
+        return 1, 3
     return (1, 1) if value_w + side_w + t.px(9) <= width else (1, 2)
 
 
 def _lines(t: th.Theme, column: pygame.Rect, row: Row) -> int:
-    """How many lines (1-3) the row takes (``_layout``)."""
-    return max(_layout(t, column.width, row)) + 1
+    """How many lines (1-4) the row takes (``_layout``)."""
+    at_value, at_side = _layout(t, column.width, row)
+    return max(at_value + len(_value_lines(t, column.width, row)) - 1, at_side) + 1
 
 
 def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
@@ -121,16 +147,20 @@ def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
     colour = th.MUTED if row.dim else (th.ACCENT if row.mark == "winner" else th.TEXT)
     value_w, side_w = _widths(t, r, row)
     at_value, at_side = _layout(t, r.width, row)
+    value = _value_lines(t, r.width, row)
     h = t.px(ROW) - t.px(2)
     name_w = r.width - t.px(14) - (value_w if at_value == 0 else 0) - (side_w if at_side == 0 else 0)
     w.text(surface, t, row.name, pygame.Rect(r.x + t.px(9), r.y, name_w, h), size=READABLE,
            colour=colour, bold=row.current, align="left")
-    value_r = pygame.Rect(r.right - value_w - t.px(6), r.y + at_value * t.px(ROW), value_w, h)
-    w.text(surface, t, row.value, value_r, size=_value_size(row), bold=True, align="right",
-           colour=th.DANGER if row.alert and not row.dim else colour)
-    if side_w:
-        beside = at_side == at_value  # on the value's line, left of it; else at the line's start
-        x = value_r.x - t.px(4) - side_w if beside and at_side == 0 else r.x + t.px(9)
+    value_r = pygame.Rect(r.right - value_w - t.px(6), r.y + at_value * t.px(ROW), value_w,
+                          h + (len(value) - 1) * t.px(ROW))
+    w.text(surface, t, "\n".join(value), value_r, size=_value_size(row), bold=True, align="right",
+           colour=th.DANGER if row.alert and not row.dim else colour, lines=len(value))
+    if side_w:  # left of the value on the name's line; else at the name line's end, or a line's start
+        if at_side == at_value == 0:
+            x = value_r.x - t.px(4) - side_w
+        else:
+            x = r.right - t.px(6) - side_w if at_side == 0 else r.x + t.px(9)
         _side(surface, t, pygame.Rect(x, r.y + at_side * t.px(ROW) + t.px(2), side_w, h - t.px(4)), row)
 
 

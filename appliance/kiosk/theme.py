@@ -47,6 +47,10 @@ DIE_PIP: Colour = (24, 24, 24)
 # above and below, as a TV shows a wide film: smaller, but whole and working.
 MIN_ASPECT = (3, 2)
 
+# Design px of the smallest text a player must read, from 2 metres: 20 px on the 7-inch 800x480
+# display. Layouts give way (pages, columns, a second line) before any such text is drawn smaller.
+READABLE = 20
+
 
 def layout_area(width: int, height: int) -> tuple[int, int, int, int]:
     """The part (x, y, w, h) px of a ``width`` x ``height`` px screen the kiosk draws in: all of it

@@ -34,14 +34,35 @@ def finish(view: View, banner, message: str, focus: int) -> View:
 
 # ----------------------------------------------------------------------------------------- setup
 
-def setup(game_kind: str, seats: list[str]) -> View:
-    """The setup screen: the games, the seats in order, the language, Start."""
+# The seats the setup screen shows at 20 px (2 columns of 3 at 800x480); more are shown a page at a
+# time, the last cell turning the page.
+SEATS_PAGE = 6
+
+
+def seats_page(seats: int, page: int) -> tuple[range, int]:
+    """The seats (indices) on page ``page`` (counted round) of ``seats`` seats, and the number of
+    pages (1: all fit, no page to turn)."""
+    if seats <= SEATS_PAGE:
+        return range(seats), 1
+    per = SEATS_PAGE - 1
+    pages = -(-seats // per)
+    k = page % pages
+    return range(k * per, min(seats, (k + 1) * per)), pages
+
+
+def setup(game_kind: str, seats: list[str], page: int = 0) -> View:
+    """The setup screen: the games, the seats in order (page ``page`` of them, ``seats_page``), the
+    language, Start."""
     choices = [Choice(f"game:{k}", game_name(k), find_table(k).players_range(),
                       "selected" if k == game_kind else "normal") for k in kinds()]
-    for i, name in enumerate(seats):
-        choices.append(Choice(f"seat:{i}", name, _("seat {n}").format(n=i + 1)))
+    shown, pages = seats_page(len(seats), page)
+    for i in shown:
+        choices.append(Choice(f"seat:{i}", seats[i], _("seat {n}").format(n=i + 1)))
         choices.append(Choice(f"up:{i}", "▲", style="quiet" if i else "disabled"))
         choices.append(Choice(f"del:{i}", "✕", style="quiet" if len(seats) > 1 else "disabled"))
+    if pages > 1:
+        choices.append(Choice("page", _("More seats"), _("page {n} of {count}").format(
+            n=page % pages + 1, count=pages), "quiet"))
     choices.append(Choice("add", _("+ Player")))
     choices.append(Choice("lang", _language_name(), _("language"), style="quiet"))
     choices.append(Choice("start", _("Start ▶"), game_name(game_kind), "primary"))
@@ -89,9 +110,31 @@ def play(s, state: Play) -> View:
     if table.has_sheet:
         view.bar.insert(1, Choice("sheet", _("Sheet"), style="quiet"))
     table.play(s, need, state, view)
+    players_page(view, state.page)
     if state.sub:
         view.title_key += f"-{state.sub}"
     return view
+
+
+# The buttons the play screen's right column holds at 20 px with a name of 14 letters (2 columns of 4
+# rows at 800x480), and the choices that name a player (Biscuit's picks, thumbs, rule breakers).
+PAGE_CELLS = 8
+PLAYER_VERBS = ("pick", "broke", "thumbs")
+
+
+def players_page(view: View, page: int) -> None:
+    """A list of players longer than the play screen holds (a table of 20) shown one page at a
+    time: page ``page`` (counted round) of the players, the other choices (Undo pick, Done, Back)
+    on every page, and "More players" to turn the page."""
+    players = [c for c in view.choices if c.id.partition(":")[0] in PLAYER_VERBS]
+    others = [c for c in view.choices if c.id.partition(":")[0] not in PLAYER_VERBS]
+    if len(view.choices) <= PAGE_CELLS or not players:
+        return
+    per = max(1, PAGE_CELLS - len(others) - 1)
+    pages = -(-len(players) // per)
+    k = page % pages
+    view.choices = players[k * per:(k + 1) * per] + others + [
+        Choice("page", _("More players"), _("page {n} of {count}").format(n=k + 1, count=pages), "quiet")]
 
 
 # --------------------------------------------------------------------------- correction and hand

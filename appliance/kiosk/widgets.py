@@ -33,13 +33,25 @@ def fitted_font(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bol
             return font, wrapped
         if size <= MIN_SIZE:  # as small as it gets: cut what is still too wide, and say so with "…"
             return font, [ellipsize(line, font, box.width) for line in wrapped[:lines]]
-        size *= 0.9
+        # th.READABLE itself is tried on the way down: a layout that makes room for a text at that
+        # size gets it, not the next step under it.
+        size = th.READABLE if size * 0.9 < th.READABLE < size else size * 0.9
 
 
 def fits(t: th.Theme, content: str, size: float, box: pygame.Rect, *, bold: bool = False, lines: int = 1) -> bool:
     """True when ``content`` fits ``box`` at ``size`` design px (in at most ``lines`` lines) without
     shrinking: for layouts that choose a size or an arrangement before drawing."""
     return _fit(t.font(size, bold), content, box, lines)[0]
+
+
+def lines_for(t: th.Theme, content: str, size: float, width: int, line_h: int, *, bold: bool = False,
+              most: int = 2) -> int:
+    """The fewest lines (1 to ``most``) of ``line_h`` px in which ``content`` fits ``width`` px at
+    ``size`` design px unshrunk; ``most`` when even that many are too few (it is then shrunk)."""
+    for n in range(1, most):
+        if fits(t, content, size, pygame.Rect(0, 0, width, n * line_h), bold=bold, lines=n):
+            return n
+    return most
 
 
 def _fit(font, content: str, box: pygame.Rect, lines: int) -> tuple[bool, list[str]]:
@@ -148,12 +160,42 @@ def button(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, label: str, 
         k = pygame.Rect(rect.x + t.px(4), rect.y + t.px(2), t.px(16), t.px(16))
         text(surface, t, key, k, size=KEY_SIZE, colour=fg if style != "normal" else th.MUTED, align="left")
     if sub:
-        top = pygame.Rect(inner.x, inner.y, inner.width, int(inner.height * 0.62))
-        bottom = pygame.Rect(inner.x, top.bottom, inner.width, inner.height - top.height)
-        text(surface, t, label, top, size=size, colour=fg, bold=True)
-        text(surface, t, sub, bottom, size=size * 0.6, colour=fg)
-    else:
-        text(surface, t, label, inner, size=size, colour=fg, bold=True, lines=2)
+        _label_over_sub(surface, t, inner, label, sub, size, fg)
+    else:  # one line when it fits at th.READABLE (a name is not broken), else two
+        one = fits(t, label, th.READABLE, inner, bold=True)
+        text(surface, t, label, inner, size=size, colour=fg, bold=True, lines=1 if one else 2)
+
+
+def _label_over_sub(surface: pygame.Surface, t: th.Theme, inner: pygame.Rect, label: str, sub: str, size: float,
+                    colour: th.Colour) -> None:
+    """A button's ``label`` (bold, up to ``size``) over its ``sub`` line, both at least th.READABLE
+    (the sub is read from across the table too), as one block centred in ``inner``. Each takes a
+    second line when one is too short and the button is tall enough; the label grows into room left."""
+    bold, regular = t.font(th.READABLE, True), t.font(th.READABLE)
+    n_label, n_sub = _label_and_sub_lines(t, inner, label, sub)
+    sub_h = regular.get_height() + regular.get_linesize() * (n_sub - 1)
+    big = t.font(size, True)
+    label_h = min(inner.height - sub_h, max(bold.get_height() + bold.get_linesize() * (n_label - 1),
+                                            big.get_height() + big.get_linesize() * (n_label - 1)))
+    top = max(inner.y, inner.centery - (label_h + sub_h) // 2)
+    box = pygame.Rect(inner.x, top, inner.width, label_h)
+    text(surface, t, label, box, size=size, colour=colour, bold=True, lines=n_label)
+    text(surface, t, sub, pygame.Rect(inner.x, box.bottom, inner.width, sub_h), size=th.READABLE, colour=colour,
+         lines=n_sub)
+
+
+def _label_and_sub_lines(t: th.Theme, inner: pygame.Rect, label: str, sub: str) -> tuple[int, int]:
+    """How many lines (1 or 2 each) a button's label and sub line take at th.READABLE in ``inner``:
+    the fewest that fit it, (1, 1) when none does (the texts are then shrunk)."""
+    bold, regular = t.font(th.READABLE, True), t.font(th.READABLE)
+    for n_label, n_sub in ((1, 1), (2, 1), (1, 2), (2, 2)):
+        label_h = bold.get_height() + bold.get_linesize() * (n_label - 1)
+        sub_h = regular.get_height() + regular.get_linesize() * (n_sub - 1)
+        if label_h + sub_h <= inner.height * 1.08 \
+                and fits(t, label, th.READABLE, pygame.Rect(0, 0, inner.width, label_h), bold=True, lines=n_label) \
+                and fits(t, sub, th.READABLE, pygame.Rect(0, 0, inner.width, sub_h), lines=n_sub):
+            return n_label, n_sub
+    return 1, 1
 
 
 # Pip positions on a face, in thirds of the face (RULES.md dice are standard western pips).
@@ -245,6 +287,9 @@ def dice_row(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, values, *,
         x += side + gap
 
 
+STATUS_LINE = 26  # design px of a line of the live view's status
+
+
 def _showable(frame) -> bool:
     """True for a picture the live view can show: an (H, W, 3) uint8 array with H, W >= 1."""
     return (isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3
@@ -259,7 +304,7 @@ def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.nd
     panel(surface, t, rect, colour=(0, 0, 0))
     inner = rect.inflate(-t.px(4), -t.px(4))
     if not _showable(frame):  # no camera, or garbage from it: the status alone
-        text(surface, t, status, inner, size=18, colour=th.MUTED, lines=3)
+        text(surface, t, status, inner.inflate(-t.px(8), 0), size=th.READABLE, colour=th.MUTED, lines=3)
         return
     fh, fw = frame.shape[:2]
     scale = min(inner.width / fw, inner.height / fh)
@@ -281,9 +326,12 @@ def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.nd
         tag.midbottom = (box.centerx, box.y - t.px(2)) if box.y - tag.height > dest.y else (box.centerx, box.bottom + tag.height + t.px(2))
         pygame.draw.rect(surface, colour, tag, border_radius=t.px(6))
         text(surface, t, str(d.value), tag, size=20, colour=th.ACCENT_TEXT, bold=True)
-    if status:
-        cap = pygame.Rect(dest.x, dest.bottom - t.px(30), dest.width, t.px(30))
+    if status:  # across the foot of the panel (a picture narrower than it too), a second line if need be
+        n = lines_for(t, status, th.READABLE, inner.width - t.px(8), t.px(STATUS_LINE))
+        cap = pygame.Rect(inner.x, inner.bottom - n * t.px(STATUS_LINE) - t.px(4), inner.width,
+                          n * t.px(STATUS_LINE) + t.px(4))
         shade = pygame.Surface(cap.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 170))
         surface.blit(shade, cap)
-        text(surface, t, status, cap.inflate(-t.px(8), 0), size=17, colour=th.GOOD if ok else th.DANGER)
+        text(surface, t, status, cap.inflate(-t.px(8), -t.px(4)), size=th.READABLE, colour=th.GOOD if ok else th.DANGER,
+             lines=n)

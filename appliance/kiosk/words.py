@@ -11,8 +11,8 @@ every screen.
 from __future__ import annotations
 
 from appliance.i18n import _, ngettext
-from appliance.table import find_table
-from appliance.table.base import Announcement
+from appliance.table import Table, find_table, kinds
+from appliance.table.base import Announcement, waiting_words
 from appliance.table.events import announcements as walk_announcements
 
 
@@ -28,7 +28,7 @@ def problem_text(problem) -> str:
         return ""
     code = problem.code
     if code == "refused":
-        return _("Not allowed now: {reason}").format(reason=problem.reason)
+        return refusal_text(problem.refusal)
     if code == "unsaved":
         return _("Could not save the game: {error}").format(error=problem.reason)
     if code == "not_now":
@@ -54,16 +54,22 @@ RETHROW = {
 }
 
 
+def refusal_text(error: dict) -> str:
+    """The engine's refusal of an action (its ``error`` event's payload) as the message line says
+    it, in the table's language: "Not allowed now: 31 does not beat 54", or for an action at the
+    wrong moment "Not now: Ann announces first". A game's own refusal ("maexle.too_low") is worded
+    by its table, the others by every table's base."""
+    code = str(error.get("code") or "")
+    kind = code.partition(".")[0]
+    table = find_table(kind)() if kind in kinds() else Table()
+    if code == "not_now":
+        return _("Not now: {what}").format(what=table.refusal(error))
+    return _("Not allowed now: {reason}").format(reason=table.refusal(error))
+
+
 def waiting_for(need) -> str:
     """What the table must do now instead of what it tried (a roll, an extra button), in words."""
-    who = need.player or ""
-    return {
-        "announce": _("{player} announces first"),
-        "decide": _("{player} believes or reveals first"),
-        "pick": _("{player} picks first"),
-        "thumbs": _("the thumbs race first"),
-        "declare": _("{player} declares a category first"),
-    }.get(need.kind, _("{player} must act first")).format(player=who)
+    return waiting_words(need.kind, need.player)
 
 
 def totals(drinks: int, points: int) -> str:

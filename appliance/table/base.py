@@ -93,6 +93,8 @@ class View:
     bar: list[Choice] = field(default_factory=list)
     banner: Announcement | None = None
     message: str = ""
+    # The play screen's live view and standings beside the choices; False: the choices take the
+    # whole width (a choice among many, e.g. Yacht's 12 categories, each with its score).
     camera: bool = False
     big_prompt: bool = False
     # The big prompt's drawing: "cup" (lift it) or "throw" (``throw_dice`` dice to throw; drawn
@@ -121,13 +123,15 @@ class View:
 class Play:
     """What the play screen needs beyond the session: the play screen's own state and the config.
 
-    sub: the sub-picker open ("" | "believe" | "breaker"); picked: a multi-pick in progress;
+    sub: the sub-picker open ("" | "believe" | "breaker"); picked: a multi-pick in progress; page:
+    the page of a list of players too long for one (counted round, see ``appliance.kiosk.view``);
     evening: gives the evening's counts (``{player: {"drinks", "penalties"}}``), asked only by a
     game that shows them (it may read the store); yacht_hint, maexle_odds: show the coach's hint line.
     """
 
     sub: str = ""
     picked: tuple[str, ...] = ()
+    page: int = 0
     evening: Callable[[], dict] = dict
     yacht_hint: bool = False
     maexle_odds: bool = False
@@ -170,6 +174,18 @@ def penalty(player: str, points: int) -> str:
     """"Bo takes 1 penalty point"."""
     return ngettext("{player} takes {count} penalty point", "{player} takes {count} penalty points",
                     points).format(player=player, count=points)
+
+
+def waiting_words(expects: str, player: str | None) -> str:
+    """What the table must do first (the engine's ``expects``: "announce", "decide", ...) and who,
+    in words: "Ann announces first"."""
+    return {
+        "announce": _("{player} announces first"),
+        "decide": _("{player} believes or reveals first"),
+        "pick": _("{player} picks first"),
+        "thumbs": _("the thumbs race first"),
+        "declare": _("{player} declares a category first"),
+    }.get(expects, _("{player} must act first")).format(player=player or "")
 
 
 def dice_text(values) -> str:
@@ -314,8 +330,30 @@ class Table:
         return Announcement(_("Taken back"), "info")
 
     def announce_error(self, value: dict, walk) -> Announcement:
-        """An action the rules do not allow now, with the engine's reason."""
-        return Announcement(_("Not allowed now"), "error", str(value.get("reason", "")))
+        """An action the rules do not allow now, with the reason in words (``refusal``)."""
+        return Announcement(_("Not allowed now"), "error", self.refusal(value))
+
+    def refusal(self, error: dict) -> str:
+        """An engine refusal (an ``error`` event's payload: its ``code`` and facts, see
+        ``appliance.games.engine.Illegal``) as a short reason in the active language, never the
+        engine's English: "31 does not beat 54". This base words the codes every game shares; each
+        game words its own ("<game>.<what>") and hands the rest to this one. An unknown code gets a
+        general reason."""
+        code, player = error.get("code"), str(error.get("player") or "")
+        if code == "not_now":
+            return waiting_words(str(error.get("expects") or ""), player)
+        if code == "roll.dice":
+            n = int(error.get("dice") or 0)
+            return ngettext("{player} rolls {count} die, 1-6", "{player} rolls {count} dice, each 1-6", n).format(
+                player=player, count=n)
+        if code == "player.unknown":
+            return _("{player} is not at this table").format(player=player)
+        return {
+            "action.form": _("that is not a move of this game"),
+            "action.unknown": _("that is not a move of this game"),
+            "game.over": _("the game is over"),
+            "undo.nothing": _("nothing to undo"),
+        }.get(code) or _("the rules do not allow it now")
 
     # -- the events every game has: English (dicetable replay) -----------------------------------
 

@@ -131,6 +131,21 @@ class BiscuitTable(Table):
             return "thumbs race: who was last?"
         return super().describe_turn(t)
 
+    def refusal(self, error: dict) -> str:
+        """Biscuit's own refusals in words ("Ann picks 2 players, not 1"), else the shared ones."""
+        code, player, count = error.get("code"), str(error.get("player") or ""), int(error.get("count") or 0)
+        if code == "biscuit.pick_count":
+            return ngettext("{player} picks {count} player, not {got}", "{player} picks {count} players, not {got}",
+                            count).format(player=player, count=count, got=error.get("got"))
+        if code == "biscuit.pick_twice":
+            return ngettext("{player} picks {count} different player", "{player} picks {count} different players",
+                            count).format(player=player, count=count)
+        if code == "biscuit.self_duel":
+            return _("{player} cannot challenge themselves").format(player=player)
+        if code == "biscuit.no_rule":
+            return _("no rule is in force (a 6-6 makes one)")
+        return super().refusal(error)
+
     # -- the play screen -------------------------------------------------------------------------
 
     def play(self, session, need, play: Play, view: View) -> None:
@@ -143,7 +158,7 @@ class BiscuitTable(Table):
             view.prompt = _("Who broke the rule?")
             view.choices = [Choice(f"broke:{p}", p) for p in session.players] + \
                 [Choice("back", _("Back"), style="quiet")]
-            view.columns = 3
+            view.columns = 2  # a name of 14 letters at 20 px and more
         elif need.kind == "roll":
             view.prompt = {
                 "find": _("Roll the dice: a 7 makes the Biscuit"),
@@ -157,7 +172,7 @@ class BiscuitTable(Table):
             view.player = _("Everyone")  # the whole table races; the header would repeat the prompt otherwise
             view.prompt = _("Thumbs on foreheads! Who was last?")
             view.choices = [Choice(f"thumbs:{p}", p) for p in need.options]
-            view.columns = 3
+            view.columns = 2
         if "rule_broken" in need.actions and play.sub != "breaker":
             view.bar.insert(0, Choice("breaker", _("Rule broken"), style="danger"))
         view.standings_title = _("Drinks this game")
@@ -181,7 +196,7 @@ class BiscuitTable(Table):
             if repeats:
                 view.choices.append(Choice("picked", _("Done ({n}/{m})").format(n=len(picked), m=count),
                                            style="primary" if len(picked) == count else "disabled"))
-        view.columns = 3
+        view.columns = 2
 
     @staticmethod
     def _standings(session, need, evening: dict) -> list[Row]:

@@ -88,6 +88,25 @@ class MaexleTable(Table):
         code = str(value.get("code") or "")
         return known[code] if code in known else super().why(value, walk)
 
+    def refusal(self, error: dict) -> str:
+        """Mäxle's own refusals in words ("31 does not beat 54"), else the shared ones."""
+        code = error.get("code")
+        if code == "maexle.too_low":
+            said = _("{value} does not beat {standing}") if error.get("strictly") else \
+                _("{value} does not match or beat {standing}")
+            return said.format(value=maexle_value(error.get("value")), standing=maexle_value(error.get("standing")))
+        if code == "maexle.accept_maexle_only":
+            return _("accept answers a Mäxle only; {value} stands").format(value=maexle_value(error.get("standing")))
+        if code == "maexle.switched_off":
+            switch = {"accept": _("Accept"), "self_reveal": _("Show my dice"), "blind_pass": _("Pass blind")}
+            return _("{action} is off in these rules").format(action=switch.get(error.get("switch"), error.get("switch")))
+        own = {
+            "maexle.after_maexle": _("after a Mäxle: accept or reveal"),
+            "maexle.under_cup": _("the dice stay under the cup until it is lifted"),
+            "maexle.not_a_value": _("that is not a Mäxle value"),
+        }
+        return own.get(code) or super().refusal(error)
+
     # -- events, English (dicetable replay) ------------------------------------------------------
 
     def describe_announcement(self, p: dict) -> str:

@@ -123,6 +123,18 @@ class YachtTable(Table):
     def action_words(self, key, value):
         return _("declared {category}").format(category=category_name(value)) if key == "declare" else None
 
+    def refusal(self, error: dict) -> str:
+        """Yacht's own refusals in words ("Ann has used Fives already"), else the shared ones."""
+        code, player = error.get("code"), str(error.get("player") or "")
+        if code == "yacht.declare_first":
+            return _("{player} declares a category before rolling again").format(player=player)
+        if code == "yacht.used":
+            return _("{player} has used {category} already").format(
+                player=player, category=category_name(str(error.get("category") or "")))
+        if code == "yacht.not_a_category":
+            return _("that is not a category of this game")
+        return super().refusal(error)
+
     # -- the play screen -------------------------------------------------------------------------
 
     def play(self, session, need, play: Play, view: View) -> None:
@@ -140,7 +152,8 @@ class YachtTable(Table):
         elif need.kind == "declare":
             view.prompt = _("Declare a category")
             view.choices = self._declarations(session.rules, need.options, showing)
-            view.columns = 3
+            # Up to 12 names with their scores, at 20 px: the whole width, in 4 columns.
+            view.camera, view.columns = False, 4
         elif need.kind == "reroll":
             left = int(need.raw.get("rolls_left", 0))
             view.prompt = ngettext("Reroll any dice ({n} roll left), or stop",

@@ -1,5 +1,6 @@
 """Every kiosk screen, in every language, at 800x480: no text overflows its box, none is cut short,
-and the font has every glyph.
+the font has every glyph, and no text a player reads is under 20 px (readable from 2 metres, the
+sweep at the end, also at 1920x1080).
 
 A scripted tour drives the kiosk's real core (``App``) through all its screens and sub-screens in all
 three games, with every announcement banner, and draws each state with the real layouts. Every text
@@ -20,7 +21,7 @@ from appliance.fonts import font_path
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets
 from appliance.kiosk.app import App
-from appliance.kiosk.draw import draw
+from appliance.kiosk.draw import CameraFeed, draw
 from vision.reading import DiceReading, Die
 
 SIZE = (800, 480)
@@ -30,6 +31,8 @@ PLAYERS = ["Bartholomäus W", "Jānis Ozoliņš", "Вячеслав Петр"]
 # lets two-line banners' line boxes exceed theirs by a quarter line, so a descender (g, p, у) may
 # lose its lowest pixel row: still legible. Anything more is an overflow.
 INK_SLACK = 2
+# A folder to save every state drawn to, to look at (None: not saved).
+SCREENSHOTS = os.environ.get("DICETABLE_SCREENSHOTS")
 
 
 def reading(values) -> DiceReading:
@@ -42,6 +45,9 @@ class Recorder:
 
     def __init__(self, app: App, lang: str, size: tuple[int, int] = SIZE):
         self.app, self.lang = app, lang
+        self.camera: CameraFeed | None = None  # what the live view shows (None: an empty panel)
+        self.sizes = None  # a conftest TextSizes told which screen each text is on, if any
+        self.shots = 0
         self.surface = pygame.Surface(size)
         self.theme = th.Theme(*size)
         self.problems: list[str] = []
@@ -98,7 +104,13 @@ class Recorder:
         view = self.app.view()
         self._key = view.key
         self.screens.add(view.screen)
-        draw(self.surface, view, self.theme)
+        if self.sizes is not None:
+            self.sizes.where = f"{self.lang} {view.key}"
+        draw(self.surface, view, self.theme, self.camera)
+        if SCREENSHOTS:
+            self.shots += 1
+            w, h = self.surface.get_size()
+            pygame.image.save(self.surface, f"{SCREENSHOTS}/{self.lang}-{w}x{h}-{self.shots:03d}-{view.key}.png")
 
 
 def tour_maexle(app: App, show) -> None:
@@ -151,7 +163,7 @@ def tour_biscuit(app: App, show) -> None:
     app.on_reading(reading((1, 3))); show()        # the Biscuit loses
     app.on_reading(reading((6, 6))); show()        # a rule
     app.choose("breaker"); show()
-    app.choose(f"broke:{PLAYERS[0]}"); show()
+    app.choose(f"broke:{s.players[0]}"); show()
     app.on_reading(reading((1, 1))); show()        # everyone drinks
     app.on_reading(reading((1, 4))); show()        # nothing happens
     app.on_reading(reading((4, 5))); show()        # right neighbour
@@ -185,7 +197,7 @@ def tour_yacht(app: App, show) -> None:
     app.on_reading(reading((6, 6, 6, 5, 5))); show()
     app.on_reading(reading((1, 1, 2, 2, 3))); show()
     while s.need.kind == "roll" and s.need.step == "order":
-        app.on_reading(reading((6, 6, 6, 6, 5) if s.need.player == PLAYERS[0] else (1, 2, 3, 4, 6)))
+        app.on_reading(reading((6, 6, 6, 6, 5) if s.need.player == s.players[0] else (1, 2, 3, 4, 6)))
         show()
     turn = 0
     every = show
@@ -195,7 +207,7 @@ def tour_yacht(app: App, show) -> None:
         app.banner = None
 
     while not s.over:
-        show = every if turn < len(PLAYERS) else skip
+        show = every if turn < len(s.players) else skip
         need = s.need
         if need.kind == "roll":
             app.on_reading(reading((5, 5, 2, 2, 1))); show()
@@ -220,6 +232,160 @@ def tour_setup(app: App, show) -> None:
     app.choose("add"); show()                          # the name screen, Latin keys
     app.choose("layout"); show()                       # Cyrillic keys
     app.choose("back"); show()
+
+
+# A full table of long names at the 14-character limit: Biscuit and Mäxle seat 20, Yacht 8.
+CROWD = [f"{PLAYERS[n % 3][:11]} {n + 1:02d}" for n in range(20)]
+
+
+def every_page(app: App, show) -> None:
+    """Show each page of a paged list of choices (its "page" choice), back to the first."""
+    first = [c.id for c in app.view().choices]
+    for _ in range(10):
+        if "page" not in [c.id for c in app.view().choices]:
+            return
+        app.choose("page"); show()
+        if [c.id for c in app.view().choices] == first:
+            return
+    raise AssertionError("the pages do not come round to the first")
+
+
+def tour_crowd(app: App, show) -> None:
+    """The screens that list every player, with a full table: the setup's seats, Biscuit's picks,
+    thumbs and rule breakers, Mäxle's standings, a Yacht sheet of 8, the game over screens."""
+    app.new_game()
+    app.setup.seats = list(CROWD)
+    app.setup.game_kind = "biscuit"
+    show()
+    every_page(app, show)
+    app.choose("seat:19"); show()
+    app.rules = {"biscuit": {}}
+    assert app.start_game()
+    s = app.session
+    app.on_reading(reading((3, 4)))                                       # a Biscuit
+    app.on_reading(reading((2, 2))); show(); every_page(app, show)       # pick 2 to drink
+    app.choose(f"pick:{s.need.options[-1]}"); show(); every_page(app, show)
+    app.choose(f"pick:{s.need.options[0]}"); show()
+    app.on_reading(reading((1, 2))); show(); every_page(app, show)       # pick a challenger
+    app.choose(f"pick:{s.need.options[-1]}"); show()
+    app.on_reading(reading((5, 6))); app.on_reading(reading((1, 3))); show()
+    app.on_reading(reading((6, 6))); show()                               # a rule
+    app.choose("breaker"); show(); every_page(app, show); app.choose("back")
+    app.on_reading(reading((2, 5))); show(); every_page(app, show)       # thumbs
+    app.choose(f"thumbs:{s.need.options[-1]}"); show()
+    app.choose("menu"); show(); app.choose("end"); show()
+    app.rules = {"biscuit": {"doubles": "hand_out"}}                      # picks that repeat: ×2
+    assert app.start_game()
+    app.on_reading(reading((3, 4))); app.on_reading(reading((4, 4))); show()
+    for _ in range(2):
+        app.choose(f"pick:{app.session.need.options[-1]}")
+    show(); every_page(app, show)
+    app.choose("menu"); app.choose("end")
+    app.rules = {"maexle": {}}
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    show(); app.choose("announce:54"); show(); app.choose("believe"); show(); app.choose("back")
+    app.choose("reveal"); show(); app.on_reading(reading((6, 4))); show()
+    app.choose("menu"); app.choose("end"); show()
+    app.setup.seats = CROWD[:8]
+    app.rules = {"yacht": {}}
+    app.setup.game_kind = "yacht"
+    assert app.start_game()
+    s = app.session
+    while s.need.kind == "roll" and s.need.step == "order":
+        app.on_reading(reading((6, 6, 6, 6, 5) if s.need.player == s.players[0] else (1, 2, 3, 4, 6)))
+    show()
+    app.on_reading(reading((5, 5, 2, 2, 1))); show()
+    app.choose("sheet"); show(); every_page(app, show); app.choose("back")
+    app.choose("menu"); app.choose("end"); show()
+    app.choose("sheet"); show()
+
+
+def camera_feeds() -> list[CameraFeed]:
+    """Every status line of the live view: over a picture (the dice read, moving, none, why they
+    cannot be read) and alone (a camera fault, starting)."""
+    from typing import get_args
+
+    import numpy as np
+
+    from appliance.i18n import _
+    from appliance.kiosk.words import camera_fault, unreadable_reason
+    from vision.reading import ReasonKind, unreadable
+    from vision.sources import FAULT_KINDS
+
+    two = reading((5, 3)).dice
+    said = [("5 3", True), (_("Dice moving…"), True), (_("No dice in view"), True), (_("Tray empty"), True),
+            (_("No more frames"), False)] + [
+        (_("Cannot read: {reason}").format(reason=unreadable_reason(unreadable("why", two, kind or "other"))), False)
+        for kind in get_args(ReasonKind)]
+    frame = np.full((480, 640, 3), 60, np.uint8)
+    return [CameraFeed(frame, two, ok, text) for text, ok in said] + [
+        CameraFeed(None, (), False, camera_fault(kind)) for kind in (*FAULT_KINDS, "closed", "unknown")] + [
+        CameraFeed(None, (), True, _("Camera starting…"))]
+
+
+def tour_camera(app: App, rec: "Recorder") -> None:
+    """Each status line of the live view on the screens that show it: the game and the correction."""
+    app.setup.seats = list(PLAYERS)
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    for screen in ("play", "correct"):
+        if screen == "correct":
+            app.open_correction()
+        for feed in camera_feeds():
+            rec.camera = feed
+            rec.show()
+    rec.camera = None
+
+
+def messages(state_dir) -> list[str]:
+    """Every message line the kiosk says, in the active language, its blanks filled with long names:
+    each ``say(_("..."))`` in the kiosk's code, each problem of the session (every unreadable kind,
+    every waiting, every refusal code of every game) and the store's notice of a damaged file."""
+    import re
+    from pathlib import Path
+    from typing import get_args
+
+    from appliance.games import GAMES
+    from appliance.i18n import _
+    from appliance.kiosk import app as kiosk_app
+    from appliance.kiosk.words import problem_text
+    from appliance.session import PROBLEMS, Need, Problem
+    from appliance.store import Store
+    from vision.reading import ReasonKind, unreadable
+
+    class Long(dict):
+        def __missing__(self, key):
+            return PLAYERS[0]
+
+    source = "".join(p.read_text("utf-8") for p in Path(kiosk_app.__file__).parent.rglob("*.py"))
+    said = [_(m).format_map(Long()) for m in re.findall(r'say\(_\("((?:[^"\\]|\\.)*)"\)', source)]
+    assert len(said) > 15, said
+    problems = [Problem("ended"), Problem("over")]
+    problems += [Problem("unreadable", reading=unreadable("why", reading((5, 3)).dice, kind or "other"))
+                 for kind in get_args(ReasonKind)]
+    problems += [Problem("not_now", need=Need(kind, PLAYERS[0], None, (), (), "", {}))
+                 for kind in ("announce", "decide", "pick", "thumbs", "declare", "roll")]
+    problems += [Problem("count", found=4, needed=5), Problem("unsaved", reason="[Errno 28] No space left on device")]
+    facts = {"player": PLAYERS[0], "value": 65, "standing": 21, "strictly": False, "switch": "self_reveal",
+             "count": 3, "got": 2, "dice": 5, "category": "four_of_a_kind", "expects": "declare", "winner": PLAYERS}
+    problems += [Problem("refused", refusal={"code": code, **facts}) for game in GAMES.values() for code in game.refusals]
+    (state_dir / "dicetable.sqlite3").write_bytes(b"not a database, a shopping list")
+    with Store.open(state_dir) as store:
+        notice = store.notice
+    assert {p.code for p in problems} == set(PROBLEMS)
+    return said + [problem_text(p) for p in problems] + [notice]
+
+
+def tour_messages(app: App, show, state_dir) -> None:
+    """Each message line over the game screen, where it covers the most."""
+    app.setup.seats = list(PLAYERS)
+    app.setup.game_kind = "yacht"
+    assert app.start_game()
+    for text in messages(state_dir):
+        app.say(text)
+        show()
+    app.message = ""
 
 
 @pytest.fixture
@@ -249,9 +415,36 @@ def test_every_screen_fits_its_boxes_in_every_language(recorder):
     tour_maexle(app, show)
     tour_biscuit(app, show)
     tour_yacht(app, show)
+    tour_crowd(app, show)
     assert recorder.screens >= {"setup", "names", "play", "correct", "hand", "sheet", "menu", "over"}
     assert recorder.drawn > 500
     assert not recorder.problems, f"{len(recorder.problems)} problems:\n" + "\n".join(recorder.problems[:40])
+
+
+@pytest.mark.parametrize("size", [SIZE, (1920, 1080)], ids=lambda p: f"{p[0]}x{p[1]}")
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_screen_is_readable_from_2_metres_in_every_language(lang, size, text_sizes, tmp_path):
+    """At 800x480 no text a player reads is under 20 px or cut short, on any screen of any game in
+    any state: the tours above with three long names, then a full table (20 seats, 8 at Yacht),
+    every status line of the live view and every message line. The exempt texts are
+    ``text_sizes``'s (conftest.py)."""
+    i18n.set_language(lang)
+    try:
+        app = App(players=list(PLAYERS), drink_word="sip", maexle_odds=True, yacht_hint=True, clock=lambda: 0.0)
+        rec = Recorder(app, lang, size)
+        rec.sizes = text_sizes
+        rec.camera = camera_feeds()[0]  # a picture with two dice read
+        for tour in (tour_setup, tour_maexle, tour_biscuit, tour_yacht, tour_crowd):
+            tour(app, rec.show)
+        tour_camera(app, rec)
+        tour_messages(app, rec.show, tmp_path)
+        app.end_evening()
+        rec.show()
+    finally:
+        i18n.set_language("en")
+    assert rec.screens >= {"setup", "names", "play", "correct", "hand", "sheet", "menu", "over", "summary"}
+    small = text_sizes.small(size)
+    assert not small, f"{len(small)} texts too small:\n" + "\n".join(dict.fromkeys(small))
 
 
 # The narrowest size the kiosk lays out (theme.MIN_ASPECT, 3:2); a narrower screen lends it a band of this.
@@ -351,9 +544,6 @@ def test_the_check_notices_a_text_that_cannot_fit():
     assert any("eleven" in p and "cut to" in p for p in rec.problems)
     assert any("px wide" in p for p in rec.problems)
     assert any("no glyph" in p for p in rec.problems)
-
-
-SCREENSHOTS = os.environ.get("DICETABLE_SCREENSHOTS")  # a folder to save the menu with "forget these dice" to, to look at (None: not saved)
 
 
 # 800x480 is the tightest; DICETABLE_SCREENSHOTS=DIR FORGET_SIZES=800x480,1920x1080 saves both to look at.

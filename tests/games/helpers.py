@@ -21,14 +21,20 @@ def play(g: Game, *actions: dict) -> list[dict]:
 
 
 def refused(g: Game, action: dict) -> str:
-    """Apply an action that must be refused: checks the error shape and that nothing changed;
-    returns the reason."""
+    """Apply an action that must be refused: checks the error shape (a refusal code the game names)
+    and that nothing changed; returns the reason."""
+    return refusal(g, action)["reason"]
+
+
+def refusal(g: Game, action: dict) -> dict:
+    """``refused``, returning the whole error payload: action, reason, code and facts."""
     state, log = g.state_json(), g.actions
     got = g.apply(action)
     assert len(got) == 1 and "error" in got[0], (action, got)
     assert got[0]["error"]["action"] == action
+    assert got[0]["error"]["code"] in type(g).refusals, got
     assert g.state_json() == state and g.actions == log
-    return got[0]["error"]["reason"]
+    return got[0]["error"]
 
 
 def of(events: list[dict], kind: str) -> list:

@@ -81,6 +81,7 @@ def test_legal_streams_are_accepted_and_junk_changes_nothing(setup, data):
             json.dumps(events)
             if "error" in events[0]:
                 assert len(events) == 1 and g.state_json() == state and g.actions == log
+                assert events[0]["error"]["code"] in type(g).refusals, events
             continue
         action = legal_action(data, g)
         events = g.apply(action)

@@ -9,7 +9,8 @@ from appliance.table.base import Play
 
 class PlayScreen(Screen):
     """The game in progress. sub: the sub-picker open, "" | "believe" (Mäxle: roll under the cup and
-    announce higher) | "breaker" (Biscuit: who broke the rule); picked: a multi-pick in progress."""
+    announce higher) | "breaker" (Biscuit: who broke the rule); picked: a multi-pick in progress;
+    page: the page of a list of players too long for one screen (``appliance.kiosk.view.players_page``)."""
 
     name = "play"
 
@@ -17,10 +18,11 @@ class PlayScreen(Screen):
         super().__init__(app)
         self.sub = ""
         self.picked: list[str] = []
+        self.page = 0
 
     def reset(self) -> None:
-        """No sub-picker, no pick in progress."""
-        self.sub, self.picked = "", []
+        """No sub-picker, no pick in progress, the first page."""
+        self.sub, self.picked, self.page = "", [], 0
 
     @property
     def handlers(self):
@@ -34,11 +36,12 @@ class PlayScreen(Screen):
             "broke": self.on_broke, "declare": lambda category: act({"declare": category}),
             "stop": lambda _arg: act({"stop": True}), "fix": lambda _arg: app.open_correction(),
             "menu": lambda _arg: setattr(app, "screen", "menu"), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
+            "page": lambda _arg: setattr(self, "page", self.page + 1),
         }
 
     def view(self):
         app = self.app
-        return view.play(app.session, Play(sub=self.sub, picked=tuple(self.picked), evening=app.evening,
+        return view.play(app.session, Play(sub=self.sub, picked=tuple(self.picked), page=self.page, evening=app.evening,
                                            yacht_hint=app.yacht_hint, maexle_odds=app.maexle_odds))
 
     def back(self) -> None:
@@ -46,7 +49,7 @@ class PlayScreen(Screen):
             self.reset()
 
     def _open(self, sub: str) -> None:
-        self.sub = sub
+        self.sub, self.page = sub, 0
 
     def on_announce(self, arg: str) -> None:
         """Announce the value ``arg`` (Mäxle)."""

@@ -13,7 +13,7 @@ MAX_NAME = 14  # characters: a name must fit a score sheet column
 
 class SetupScreen(Screen):
     """Choose a game and seat the players. game_kind: the game chosen; seats: the names in seat
-    order (clockwise)."""
+    order (clockwise); page: the page of seats shown when they do not all fit (``view.seats_page``)."""
 
     name = "setup"
 
@@ -21,14 +21,23 @@ class SetupScreen(Screen):
         super().__init__(app)
         self.game_kind = "maexle"
         self.seats = seats
+        self.page = 0
 
     @property
     def handlers(self):
         return {"game": self.on_game, "start": lambda _arg: self.app.start_game(), "seat": self.on_seat,
-                "add": self.on_add, "up": self.on_up, "del": self.on_del, "lang": lambda _arg: self.app.next_language()}
+                "add": self.on_add, "up": self.on_up, "del": self.on_del, "lang": lambda _arg: self.app.next_language(),
+                "page": lambda _arg: setattr(self, "page", self.page + 1)}
 
     def view(self):
-        return view.setup(self.game_kind, self.seats)
+        return view.setup(self.game_kind, self.seats, self.page)
+
+    def show_seat(self, i: int) -> None:
+        """Turn to the page with seat ``i`` on it (a seat just added)."""
+        for page in range(len(self.seats)):
+            if i in view.seats_page(len(self.seats), page)[0]:
+                self.page = page
+                return
 
     def on_game(self, kind: str) -> None:
         """Choose the game ``kind``."""
@@ -116,6 +125,7 @@ class NamesScreen(Screen):
             return
         if self.editing is None:
             seats.append(name)
+            self.app.setup.show_seat(len(seats) - 1)
         else:
             seats[self.editing] = name
         self.app.screen = "setup"

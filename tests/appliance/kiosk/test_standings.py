@@ -88,7 +88,7 @@ def test_the_yacht_game_over_shows_the_totals_at_20_px_and_the_sheet_is_a_button
             app.choose(f"declare:{need.options[0]}")
         else:
             app.choose("stop")
-    text_sizes.drawn.clear()
+    text_sizes.clear()
     shown(app)
     body = [(c, h, cut) for c, h, cut in text_sizes.drawn if c in LONG or c.isdigit()]
     least = th.Theme(*SMALL).font(20).get_height()

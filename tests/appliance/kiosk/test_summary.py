@@ -74,7 +74,7 @@ def test_the_summary_is_readable_from_2_metres_in_every_language(lang, players, 
         for size in (SMALL, LARGE):
             draw(pygame.Surface(size), app.view(), th.Theme(*size))
             assert not text_sizes.small(size), "\n".join(text_sizes.small(size))
-            text_sizes.drawn.clear()
+            text_sizes.clear()
     finally:
         i18n.set_language("en")
 

@@ -9,17 +9,22 @@ import pytest
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets
 
-READABLE_PX = 20  # the smallest font, px at 800x480, a player reads from 2 metres
+READABLE_PX = th.READABLE  # the smallest font, px at 800x480, a player reads from 2 metres
 
 
 class TextSizes:
-    """Records every text drawn through ``widgets.text``: its content, font height and whether it
-    was cut. ``small(size)``: the texts drawn in a font smaller than READABLE_PX px would be at
-    that window size (the theme scales fonts with the window height), or cut short. A button's
-    keyboard digit (``widgets.KEY_SIZE``) is for a keyboard on a desk and not counted."""
+    """Records every text drawn through ``widgets.text``: its content, font height, whether it was
+    cut, and ``where`` it was drawn (a label the test sets, e.g. the screen's key). ``small(size)``:
+    the texts drawn in a font smaller than READABLE_PX px would be at that window size (the theme
+    scales fonts with the window height), or cut short.
+
+    Exempt, as no player needs to read them: a button's keyboard digit (``widgets.KEY_SIZE``), a
+    hint for a keyboard on a desk."""
 
     def __init__(self) -> None:
         self.drawn: list[tuple[str, int, bool]] = []
+        self.where = ""
+        self.places: list[str] = []  # where each of ``drawn`` was drawn
         self._font = None
 
     def fitted_font(self, original):
@@ -33,11 +38,17 @@ class TextSizes:
         font, wrapped, key_hint = self._font
         if not key_hint:
             self.drawn.append((content, font.get_height(), " ".join(wrapped).split() != content.split()))
+            self.places.append(self.where)
 
     def small(self, size: tuple[int, int]) -> list[str]:
         least = th.Theme(*size).font(READABLE_PX).get_height()
-        return [f"{c!r}: {h} px high{' and cut' if cut else ''} (least {least})"
-                for c, h, cut in self.drawn if h < least or cut]
+        return [f"{where + ': ' if where else ''}{c!r}: {h} px high{' and cut' if cut else ''} (least {least})"
+                for (c, h, cut), where in zip(self.drawn, self.places) if h < least or cut]
+
+    def clear(self) -> None:
+        """Forget what was drawn so far."""
+        self.drawn.clear()
+        self.places.clear()
 
 
 @pytest.fixture
