@@ -121,6 +121,11 @@ class CameraFrozen(CameraError):
     kind = "frozen"
 
 
+class ExposureUnsupported(RuntimeError):
+    """The source cannot fix its exposure and white balance (a file, a folder, the synthetic table,
+    a webcam whose driver refuses it); the message says which and why, in English."""
+
+
 class EndOfFrames(EOFError):
     """A video file or image folder has no more frames (not a fault)."""
 

@@ -97,7 +97,8 @@ def find_tray(image: np.ndarray) -> Found:
     off the picture, or is too small or not tray-shaped, is no tray found. Raises ValueError for an
     image that is not (H, W, 3) uint8 of at least 16x16 px."""
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 16:
-        raise ValueError(f"find_tray takes an (H, W, 3) uint8 BGR frame of at least 16x16, not {image.shape} {image.dtype}")
+        raise ValueError(f"find_tray takes an (H, W, 3) uint8 BGR frame of at least 16x16, not {image.shape} "
+                         f"{image.dtype}")
     if is_noise(image):
         return Found(None, "the picture is noise (a camera fault), not a table", "busy")
     h, w = image.shape[:2]
