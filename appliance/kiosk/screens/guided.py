@@ -97,6 +97,8 @@ class GuidedScreen(Screen):
         self._save()
         if step == "tray":
             self.look()
+        elif step == "teach" and self.taught() >= guided.TEACH_THROWS:
+            self.finish("")  # the plug was pulled before the table learned from them: it learns now
 
     def _next(self) -> None:
         steps = guided.STEPS
