@@ -61,6 +61,7 @@ class GuidedScreen(Screen):
         """Forget the step's own state (a new step, or the setup again)."""
         self.notice = ""
         self.found = None
+        self._look_due = False  # the tray step looks by itself once the camera gives a picture
         self.light, self.light_values, self.light_problem = "", None, ""
         self._future, self._until = None, 0.0
         self.taken = False
@@ -96,7 +97,8 @@ class GuidedScreen(Screen):
             self.progress.first_throw = self._last_throw()
         self._save()
         if step == "tray":
-            self.look()
+            self._look_due = True
+            self.look(quiet=True)
         elif step == "teach" and self.taught() >= guided.TEACH_THROWS:
             self.finish("")  # the plug was pulled before the table learned from them: it learns now
 
@@ -157,12 +159,16 @@ class GuidedScreen(Screen):
 
     # -- 1. the tray ------------------------------------------------------------------------------
 
-    def look(self) -> None:
-        """Look for the tray in the latest frame."""
+    def look(self, quiet: bool = False) -> None:
+        """Look for the tray in the latest frame (``quiet``: without a word when there is none yet,
+        as the camera starts: ``tick`` looks again)."""
         from vision.tray import find_tray
 
-        frame = self._frame()
-        self.found = None if frame is None else find_tray(frame)
+        frame = self._frame(quiet)
+        if frame is not None:
+            self.found, self._look_due = find_tray(frame), False
+        elif not quiet:  # said: what was found before is no longer offered
+            self.found = None
 
     def confirm(self, _arg: str) -> None:
         """The tray found is the tray: the camera reads with it from now on, and it is kept."""
@@ -336,7 +342,10 @@ class GuidedScreen(Screen):
     # -- every frame --------------------------------------------------------------------------------
 
     def tick(self) -> None:
-        """Once a frame: the light step's lock goes on, the adaptation is fitted once asked and shown."""
+        """Once a frame: the tray is looked for once the camera gives a picture, the light step's lock
+        goes on, the adaptation is fitted once asked and shown."""
+        if self._look_due and self.progress.step == "tray":
+            self.look(quiet=True)
         if self.light in ("auto", "settling", "locking"):
             self._light_tick(self.app.clock())
         if self.fitting == "asked":
@@ -346,12 +355,12 @@ class GuidedScreen(Screen):
 
     # -- the camera and the store -------------------------------------------------------------------
 
-    def _frame(self):
-        """The latest camera frame ((H, W, 3) uint8 BGR), or None with the message said."""
+    def _frame(self, quiet: bool = False):
+        """The latest camera frame ((H, W, 3) uint8 BGR), or None with the problem said (unless ``quiet``)."""
         if self.app.camera is None:
             return None
         frame, _dice, _ok, status = self.app.camera.feed()
-        if frame is None:
+        if frame is None and not quiet:
             self._say(_("No picture from the camera: {status}").format(status=status))
         return frame
 

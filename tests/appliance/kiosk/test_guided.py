@@ -304,3 +304,13 @@ def test_saved_progress_that_does_not_parse_starts_the_setup_afresh(tmp_path):
         for bad in ("{", '{"step": "somewhere"}', "[]", '{"results": {}}'):
             store.save_settings({guided.PROGRESS: bad})
             assert guided.progress(store) is None and guided.due(store)
+
+
+def test_at_a_first_start_the_tray_is_looked_for_once_the_camera_gives_a_picture(guided_table):
+    app, camera, _store = guided_table
+    frame, camera.frame = camera.frame, None  # the camera is still starting
+    app.open_guided(resume=True)
+    assert app.guided.found is None and app.guided.notice == ""  # nothing to say yet
+    camera.frame = frame
+    app.tick()
+    assert app.guided.found.area is not None and "confirm" in ids(app)
