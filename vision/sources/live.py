@@ -105,6 +105,8 @@ class LiveCamera:
                 self._set_fault(CameraMissing(f"{self.name}: {msg}; retrying in {wait:.1f} s"))
                 self._stop.wait(wait)
                 continue
+            if self.exposure is not None:  # the lock in use outlives a reconnection
+                self._call(device, "use_exposure", (self.exposure,), Future())
             try:
                 fault = self._pump(device)
             finally:
@@ -124,8 +126,6 @@ class LiveCamera:
     def _pump(self, device: Device) -> CameraError | None:
         """Reads frames until a fault (returned) or ``close()``."""
         self._published_since_open = False
-        if self.exposure is not None:  # the lock in use outlives a reconnection
-            self._call(device, "use_exposure", (self.exposure,), Future())
         previous: np.ndarray | None = None
         same = 0
         bad = 0
@@ -143,8 +143,7 @@ class LiveCamera:
             except Exception as exc:
                 return CameraError(f"{self.name}: {exc}")
             now = self._clock()
-            gap = now - last_arrival
-            last_arrival = now
+            gap, last_arrival = now - last_arrival, now
             try:
                 image = normalise(raw, self.order)
             except FrameError as exc:

@@ -83,7 +83,8 @@ class GuidedScreen(Screen):
         if self.app.screen not in (self.name, "hand"):
             self.back_to = self.app.screen
         session = self.app.session
-        self.dice = session.need.dice if session is not None and session.need.dice else self.dice
+        if session is not None:  # the dice of the game being played, as they are thrown in it
+            self.dice = session.need.dice or len(session.last_roll or ()) or self.dice
         self.app.screen = self.name
         self._enter(self.progress.step)
 
