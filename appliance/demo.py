@@ -581,6 +581,7 @@ def play_window(size: tuple[int, int] | None = None, seed: int | None = None, ma
 
     import tempfile
 
+    from appliance import guided
     from appliance.store import Store
     from appliance.teaching import TableReader
 
@@ -594,7 +595,8 @@ def play_window(size: tuple[int, int] | None = None, seed: int | None = None, ma
     store = Store.open(state.name)
     app = App(store=store, yacht_hint=True, maexle_odds=True, camera=pipeline,
               hooks=Hooks(expect=pipeline.expect, reread=pipeline.reread, forgot=reader.forget, adapted=reader.use))
-    app.guided.configure(tray_area=None, reference=None, tray_config=None, camera_stamp="")
+    app.guided.configure(tray_area=None, reference=None, tray_stamp=guided.tray_stamp(None, (640, 480)),
+                         camera_stamp="")
     trial = TrialTable(app, pipeline.call, seed=int(rng.integers(1 << 30)))
     worker = CameraWorker(pipeline, pace_fps=FPS).start()
     kiosk = Kiosk(app, commands, size=size, pipeline=pipeline, on_throw=trial.now, frame_hook=trial.tick,

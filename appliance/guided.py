@@ -7,7 +7,8 @@ commit per step, so a pulled plug loses at most the step that was showing, which
 
 - ``PROGRESS``: the step showing (or "done") and each step's result ("confirmed", "locked",
   "taken", "taught" or "skipped"), and for the teach step the newest taught throw before it began;
-- ``TRAY``: the tray area found and confirmed, with the config's ``[tray] area`` at that moment;
+- ``TRAY``: the tray area found and confirmed, with the config's ``[tray] area`` and camera frame
+  size at that moment (``tray_stamp``: the area is in px of that frame);
 - ``EXPOSURE``: the camera's locked exposure and white balance, with the config's camera at that
   moment (its source, size and ``exposure``);
 - ``REFERENCE``: the empty tray, a picture (``Store.save_image``).
@@ -91,9 +92,15 @@ def save_progress(store, p: Progress, **more: str) -> None:
     store.save_settings({PROGRESS: p.to_text(), **more})
 
 
-def tray_text(area: Area, configured: Area | None) -> str:
-    """The store's text of a confirmed tray ``area`` and the config's ``[tray] area`` then."""
-    return json.dumps({"area": list(area), "config": None if configured is None else list(configured)})
+def tray_stamp(configured: Area | None, size) -> list:
+    """What of the config a confirmed tray area depends on: its ``[tray] area`` and the camera's
+    frame ``size`` (W, H) px, the area's px."""
+    return [None if configured is None else list(configured), list(size)]
+
+
+def tray_text(area: Area, stamp: list) -> str:
+    """The store's text of a confirmed tray ``area`` and the config it was confirmed under (``tray_stamp``)."""
+    return json.dumps({"area": list(area), "config": stamp})
 
 
 def exposure_text(values: dict, configured: str) -> str:
@@ -127,11 +134,11 @@ def _chosen(store, key: str, configured):
     return saved
 
 
-def tray_area(store, configured: Area | None) -> Area | None:
+def tray_area(store, configured: Area | None, size) -> Area | None:
     """The tray area the table reads with: the setup's confirmed one, unless the config's ``[tray]
-    area`` (``configured``) changed since; else ``configured`` (None: the whole frame, or the trial
-    table's own)."""
-    saved = _chosen(store, TRAY, None if configured is None else list(configured))
+    area`` (``configured``) or the camera's frame ``size`` (W, H) changed since; else ``configured``
+    (None: the whole frame, or the trial table's own)."""
+    saved = _chosen(store, TRAY, tray_stamp(configured, size))
     area = saved.get("area") if saved else None
     if isinstance(area, list) and len(area) == 4 and all(isinstance(v, int) and v >= 0 for v in area):
         return tuple(area)

@@ -201,14 +201,15 @@ class Appliance:
         read_dice = self._taught(app.store)
         app.hooks.forgot, app.hooks.adapted = read_dice.forget, read_dice.use
         # The guided setup's tray, else the config's; the trial table knows its own (None: the whole frame).
-        tray = guided.tray_area(app.store, self.cfg.tray.area) or getattr(source, "tray_area", None)
+        tray = guided.tray_area(app.store, self.cfg.tray.area, cfg.size) or getattr(source, "tray_area", None)
         reference = guided.reference(app.store)
         self.log.info("camera: tray area %s, %s", tray or "the whole frame",
                       "an empty-tray reference" if reference is not None else "no empty-tray reference")
         detector = SettleDetector(read_dice, tray=tray, reference=reference)
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
         app.camera = pipeline
-        app.guided.configure(tray_area=tray, reference=reference, tray_config=self.cfg.tray.area, camera_stamp=stamp)
+        app.guided.configure(tray_area=tray, reference=reference,
+                             tray_stamp=guided.tray_stamp(self.cfg.tray.area, cfg.size), camera_stamp=stamp)
         if app.store is not None:  # a throw corrected by hand is kept as the table's taught dice
             from appliance.teaching import keep_correction
 

@@ -196,7 +196,8 @@ def test_the_trial_table_clears_its_tray_for_the_guided_setup_and_throws_the_dic
                               lambda r: commands.put(Command("settled", r, source="camera")))
     with Store.open(tmp_path) as store:
         app = App(store=store, camera=pipeline, hooks=Hooks(expect=pipeline.expect, adapted=reader.use))
-        app.guided.configure(tray_area=source.tray_area, reference=None, tray_config=None, camera_stamp="")
+        app.guided.configure(tray_area=source.tray_area, reference=None, tray_stamp=guided.tray_stamp(None, (640, 480)),
+                             camera_stamp="")
         table = TrialTable(app, pipeline.call, seed=5)
 
         def frames(n: int) -> None:

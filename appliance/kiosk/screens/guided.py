@@ -52,7 +52,7 @@ class GuidedScreen(Screen):
         # What the camera reads with now and what the config says (``configure``).
         self.tray_area: guided.Area | None = None
         self.reference = None
-        self.tray_config: guided.Area | None = None
+        self.tray_stamp: list = guided.tray_stamp(None, (0, 0))
         self.camera_stamp = ""
         self.dice = 5
         self._clear()
@@ -68,11 +68,11 @@ class GuidedScreen(Screen):
         self.pending = None
         self.fitting, self.decision = "", ""
 
-    def configure(self, *, tray_area, reference, tray_config, camera_stamp: str) -> None:
-        """What the camera reads with (tray area, reference) and the config's tray area and camera
-        (``appliance.guided.camera_stamp``), which a confirmed step is saved with."""
+    def configure(self, *, tray_area, reference, tray_stamp: list, camera_stamp: str) -> None:
+        """What the camera reads with (tray area, reference) and what of the config a confirmed
+        tray area and light lock are saved with (``appliance.guided.tray_stamp``, ``camera_stamp``)."""
         self.tray_area, self.reference = tray_area, reference
-        self.tray_config, self.camera_stamp = tray_config, camera_stamp
+        self.tray_stamp, self.camera_stamp = tray_stamp, camera_stamp
 
     # -- opening and leaving --------------------------------------------------------------------
 
@@ -177,7 +177,7 @@ class GuidedScreen(Screen):
             return
         area = tuple(int(v) for v in self.found.area)
         self.progress.results["tray"] = "confirmed"
-        if not self._save(**{guided.TRAY: guided.tray_text(area, self.tray_config)}):
+        if not self._save(**{guided.TRAY: guided.tray_text(area, self.tray_stamp)}):
             self.progress.results.pop("tray")
             return
         self.tray_area = area

@@ -154,7 +154,7 @@ def test_a_restart_mid_setup_comes_back_at_the_step_it_was_on(tmp_path, make_cam
         app.open_guided(resume=True)
         assert app.screen == "guided" and app.guided.progress.step == "reference"
         assert app.guided.progress.results == {"tray": "confirmed", "exposure": "skipped"}
-        assert guided.tray_area(store, None) is not None
+        assert guided.tray_area(store, None, (0, 0)) is not None  # as the setup was configured
         app.choose("picture")
         app.choose("next")
         app.choose("later")
@@ -276,18 +276,19 @@ def test_a_setup_without_a_store_walks_through_but_keeps_nothing(make_camera):
     assert app.guided.notice == "The setup could not be saved: nothing changed"
 
 
-@pytest.mark.parametrize("config_then, config_now, wins", [
-    (None, None, "setup"), ([10, 10, 600, 400], [10, 10, 600, 400], "setup"),
-    (None, [20, 20, 500, 400], "config"), ([10, 10, 600, 400], None, "config")])
+@pytest.mark.parametrize("config_then, config_now, size_now, wins", [
+    (None, None, (640, 480), "setup"), ((10, 10, 600, 400), (10, 10, 600, 400), (640, 480), "setup"),
+    (None, (20, 20, 500, 400), (640, 480), "config"), ((10, 10, 600, 400), None, (640, 480), "config"),
+    (None, None, (1280, 720), "config")])  # another frame size: the setup's px are another frame's
 def test_the_setups_tray_wins_over_the_config_unless_the_config_was_edited_after(tmp_path, config_then, config_now,
-                                                                                   wins):
+                                                                                   size_now, wins):
     with Store.open(tmp_path) as store:
-        store.save_settings({guided.TRAY: guided.tray_text((30, 26, 580, 424), config_then)})
-        area = guided.tray_area(store, None if config_now is None else tuple(config_now))
-        assert area == ((30, 26, 580, 424) if wins == "setup" else (None if config_now is None else tuple(config_now)))
+        store.save_settings({guided.TRAY: guided.tray_text((30, 26, 580, 424), guided.tray_stamp(config_then,
+                                                                                                  (640, 480)))})
+        area = guided.tray_area(store, config_now, size_now)
+        assert area == ((30, 26, 580, 424) if wins == "setup" else config_now)
         if wins == "config":  # the setup's is forgotten: the config wins from now on, even if put back
-            assert guided.tray_area(store, None if config_then is None else tuple(config_then)) == (
-                None if config_then is None else tuple(config_then))
+            assert guided.tray_area(store, config_then, (640, 480)) == config_then
 
 
 def test_the_light_lock_is_used_only_with_the_camera_it_was_locked_on(tmp_path):
