@@ -304,12 +304,13 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
 def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
     W, H = surface.get_size()
     m = t.gap
-    # The guided setup of the table, top right beside the title (the prompt under them keeps the width).
+    # The guided setup of the table, top right beside the title (the prompt under them keeps the
+    # width), a whole touch target high.
     corner = [c for c in view.choices if c.id == "guided"]
-    corner_r = pygame.Rect(W - m - int(W * 0.3), m, int(W * 0.3), t.px(44))
+    corner_r = pygame.Rect(W - m - int(W * 0.3), m, int(W * 0.3), t.px(56) if corner else t.px(44))
     _buttons(surface, view, t, hits, corner, [corner_r], size=22)
     right = corner_r.x - m if corner else W - 2 * m
-    top = pygame.Rect(2 * m, m, right - 2 * m, t.px(44))
+    top = pygame.Rect(2 * m, m, right - 2 * m, corner_r.height)
     w.text(surface, t, view.title, top, size=34, colour=th.ACCENT, bold=True, align="left")
     sub = pygame.Rect(2 * m, top.bottom, W - 4 * m, t.px(26))
     w.text(surface, t, view.prompt, sub, size=th.READABLE, colour=th.MUTED, align="left")

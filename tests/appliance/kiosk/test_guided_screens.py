@@ -1,6 +1,7 @@
 """Every screen of the guided setup, in every language, at the 7-inch display's 800x480 and a TV's
 1920x1080: no text a player reads under 20 px (at 800x480; scaled alike at 1920x1080), none cut
-short. With DICETABLE_SHOTS=DIR the screens are saved there as PNGs, to be looked at."""
+short, every touch target a finger wide. With DICETABLE_SHOTS=DIR the screens are saved there as
+PNGs, to be looked at."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from vision.reading import unreadable
 from vision.sources import ExposureUnsupported
 
 SIZES = [(800, 480), (1920, 1080)]
+FINGER = 56  # design px: the least side of a touch target (as tests/appliance/kiosk/test_render.py)
 
 
 def tour(app, camera, show) -> None:
@@ -109,7 +111,9 @@ def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, t
     def show(name: str) -> None:
         app.tick()
         text_sizes.drawn.clear()
-        draw(surface, app.view(), theme, CameraFeed(*camera.feed()))
+        hits = draw(surface, app.view(), theme, CameraFeed(*camera.feed()))
+        problems.extend(f"{name}: {cid} is {rect.size}" for rect, cid in hits
+                        if min(rect.size) < theme.px(FINGER) - 1 and not cid.startswith(("die:", "dismiss")))
         small = text_sizes.small(size)
         if name in ("setup", "menu"):  # screens of their own: here only their way into the setup
             small = [p for p in small if i18n._("Set up the table") in p]
