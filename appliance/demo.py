@@ -15,7 +15,10 @@ through the evening's hands: ``start``, ``table_for``, ``tap``, ``roll``, ``pres
 
 With a display, :func:`play_window` opens the kiosk in a window on the trial mode's simulated table
 (``appliance.trial``), which throws the dice (or shakes and lifts the Mäxle cup) whenever the game
-waits for it; Space does it at once, R is REVEAL, digits and the mouse pick.
+waits for it; Space does it at once, R is REVEAL, digits and the mouse pick. Its store is a
+temporary one, gone when the window closes, so the guided setup (the setup screen's "Set up the
+table", and the menu's) can be walked through as on a real table: the simulated table clears its
+tray and throws the dice the teach step asks for.
 """
 
 from __future__ import annotations
@@ -576,12 +579,24 @@ def play_window(size: tuple[int, int] | None = None, seed: int | None = None, ma
     from appliance.kiosk.loop import Kiosk
     from appliance.trial import TrialTable, trial_source
 
+    import tempfile
+
+    from appliance import guided
+    from appliance.store import Store
+    from appliance.teaching import TableReader
+
     rng = np.random.default_rng(seed)
     commands = CommandQueue()
     source = trial_source((640, 480), FPS, seed=int(rng.integers(1 << 30)))
-    pipeline = CameraPipeline(source, SettleDetector(read_dice),
+    reader = TableReader()
+    pipeline = CameraPipeline(source, SettleDetector(reader),
                               lambda r: commands.put(Command("settled", r, source="camera")))
-    app = App(yacht_hint=True, maexle_odds=True, hooks=Hooks(expect=pipeline.expect, reread=pipeline.reread))
+    state = tempfile.TemporaryDirectory(prefix="dicetable-demo-")
+    store = Store.open(state.name)
+    app = App(store=store, yacht_hint=True, maexle_odds=True, camera=pipeline,
+              hooks=Hooks(expect=pipeline.expect, reread=pipeline.reread, forgot=reader.forget, adapted=reader.use))
+    app.guided.configure(tray_area=None, reference=None, tray_stamp=guided.tray_stamp(None, (640, 480)),
+                         camera_stamp="")
     trial = TrialTable(app, pipeline.call, seed=int(rng.integers(1 << 30)))
     worker = CameraWorker(pipeline, pace_fps=FPS).start()
     kiosk = Kiosk(app, commands, size=size, pipeline=pipeline, on_throw=trial.now, frame_hook=trial.tick,
@@ -598,6 +613,8 @@ def play_window(size: tuple[int, int] | None = None, seed: int | None = None, ma
     finally:
         worker.stop()
         kiosk.close()
+        store.close()
+        state.cleanup()
     return 0
 
 

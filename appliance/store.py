@@ -46,7 +46,9 @@ The table's own dice (``dicetable teach``, hand corrections): labelled die crops
 ``add_throws``, ``examples``, ``forget_examples``; at most ``MAX_EXAMPLES`` crops, oldest throws out.
 
 The kiosk's own settings (the language chosen on the screen) are text under a key, as durable as the
-games: ``save_settings({"language": "lv"})``, ``setting("language")``.
+games: ``save_settings({"language": "lv"})``, ``setting("language")``. Pictures the table keeps (the
+guided setup's empty-tray reference) are images under a key, saved with settings in one commit:
+``save_image("reference", frame, {...})``, ``image("reference")``.
 
 Versions: ``PRAGMA user_version`` is the schema's version. A file of an older version is upgraded in
 place when opened, in one commit (its games kept); a file of a newer version (a downgrade) is moved
@@ -74,7 +76,7 @@ from appliance.i18n import _
 FILENAME = "dicetable.sqlite3"
 # PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
 APPLICATION_ID = 0x44695461
-SCHEMA_VERSION = 3  # PRAGMA user_version; 2 added the settings table, 3 the taught dice
+SCHEMA_VERSION = 4  # PRAGMA user_version; 2 added the settings table, 3 the taught dice, 4 the images
 MAX_EXAMPLES = 3000  # taught die crops kept; past it the oldest throws go first (about 9 MB)
 CROP_SHAPE = (32, 32, 3)  # a taught crop: what the face reader reads, uint8 BGR
 
@@ -118,8 +120,17 @@ CREATE TABLE examples (
 );
 CREATE INDEX examples_by_throw ON examples (throw);
 """
+_IMAGES = """
+CREATE TABLE images (
+    key     TEXT PRIMARY KEY,                   -- "reference": the empty tray
+    height  INTEGER NOT NULL,
+    width   INTEGER NOT NULL,
+    pixels  BLOB NOT NULL,                      -- height x width x 3 uint8 BGR, raw bytes
+    added   REAL NOT NULL                       -- unix time, s
+) WITHOUT ROWID;
+"""
 # What brings a file of version v to v + 1 (run in one transaction with the new user_version).
-_UPGRADES = {1: _SETTINGS, 2: _EXAMPLES}
+_UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES}
 
 
 class StoreError(OSError):
@@ -321,11 +332,42 @@ class Store:
     def save_settings(self, values: dict[str, str]) -> None:
         """Keep each text of ``values`` under its key, all in one commit; durable when this returns.
         Raises TypeError (nothing saved) for a key or value that is not a str."""
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items()):
-            raise TypeError(f"settings are text: {values!r}")
+        _check_settings(values)
         with _transaction(self.db):
-            self.db.executemany("INSERT INTO settings (key, value) VALUES (?, ?) "
-                                "ON CONFLICT (key) DO UPDATE SET value = excluded.value", values.items())
+            self._put_settings(values)
+
+    def _put_settings(self, values: dict[str, str]) -> None:
+        """The settings written, inside the caller's transaction."""
+        self.db.executemany("INSERT INTO settings (key, value) VALUES (?, ?) "
+                            "ON CONFLICT (key) DO UPDATE SET value = excluded.value", values.items())
+
+    # --- pictures ----------------------------------------------------------------------------------
+
+    def save_image(self, key: str, image: np.ndarray | None, settings: dict[str, str] | None = None,
+                   clock=time.time) -> None:
+        """Keep ``image`` ((H, W, 3) uint8 BGR; None removes it) under ``key`` and the ``settings``
+        (as ``save_settings``), all in one commit: durable when this returns. Raises ValueError (or
+        TypeError for settings that are not text; nothing saved) for anything else."""
+        settings = settings or {}
+        if image is not None and (not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3
+                                  or image.shape[2] != 3 or not image.size):
+            raise ValueError(f"an image is (H, W, 3) uint8 BGR, not {getattr(image, 'shape', type(image))}")
+        _check_settings(settings)
+        with _transaction(self.db):
+            if image is None:
+                self.db.execute("DELETE FROM images WHERE key = ?", (key,))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO images (key, height, width, pixels, added) "
+                                "VALUES (?, ?, ?, ?, ?)",
+                                (key, image.shape[0], image.shape[1], np.ascontiguousarray(image).tobytes(), clock()))
+            self._put_settings(settings)
+
+    def image(self, key: str) -> np.ndarray | None:
+        """The (H, W, 3) uint8 BGR image last saved under ``key``, or None."""
+        row = self.db.execute("SELECT height, width, pixels FROM images WHERE key = ?", (key,)).fetchone()
+        if row is None or len(row[2]) != row[0] * row[1] * 3:
+            return None
+        return np.frombuffer(row[2], np.uint8).reshape(row[0], row[1], 3).copy()
 
     # --- the table's own dice ------------------------------------------------------------------
 
@@ -487,6 +529,12 @@ def _read_only(path: str | Path):
 
 # --- the file ----------------------------------------------------------------------------------
 
+def _check_settings(values: dict) -> None:
+    """Raises TypeError for a setting whose key or value is not text."""
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items()):
+        raise TypeError(f"settings are text: {values!r}")
+
+
 def _dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -526,7 +574,7 @@ def _create_or_upgrade(db: sqlite3.Connection, now: float) -> None:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return
     with _transaction(db):  # schema and marks in one commit: a half-made file is never "ours"
-        _execute_all(db, _SCHEMA + _SETTINGS + _EXAMPLES)
+        _execute_all(db, _SCHEMA + _SETTINGS + _EXAMPLES + _IMAGES)
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("INSERT INTO evenings (started) VALUES (?)", (now,))

@@ -120,6 +120,17 @@ def reader(state_dir, name: str):
     return partial(read_dice, adaptation=found)
 
 
+def keep_throw(store, image, values, source: str, models=None) -> int:
+    """Keep one throw the table was told the values of as taught dice: ``image`` (H, W, 3) uint8
+    BGR, ``values`` its dice (1-6, any order), ``source`` ("teach", "correction"). Returns the
+    throw's id in the store. Raises ``vision.examples.LabelError`` (nothing kept) when the reader
+    finds another number of dice there. The adaptation takes it in at its next fit."""
+    from vision.examples import from_values
+
+    crops, labels = from_values(image, values, models or _models())
+    return store.add_throws([(crops, labels)], source)[0]
+
+
 def keep_correction(store, image, reading, values, misread, models=None) -> bool:
     """Keep a throw corrected by hand on the kiosk as taught dice: ``image`` (H, W, 3) uint8 BGR and
     ``reading`` the camera's latest settled throw (``CameraPipeline.last_settled``), ``values`` the
@@ -127,7 +138,7 @@ def keep_correction(store, image, reading, values, misread, models=None) -> bool
     that frame is the throw corrected: the misread roll was its reading, or (a roll due now) its
     reading was unreadable; and when the reader finds as many dice there as values. Returns whether
     it was kept; the journal says why not. The adaptation takes it in at the next start."""
-    from vision.examples import LabelError, from_values
+    from vision.examples import LabelError
 
     if image is None or reading is None:
         return False
@@ -141,11 +152,10 @@ def keep_correction(store, image, reading, values, misread, models=None) -> bool
         log.info("a hand correction not kept as taught dice: the camera's last throw is not the one corrected")
         return False
     try:
-        crops, labels = from_values(image, values, models or _models())
+        keep_throw(store, image, values, "correction", models)
     except LabelError as exc:
         log.info("a hand correction not kept as taught dice: %s", exc)
         return False
-    store.add_throws([(crops, labels)], "correction")
     log.info("kept a throw corrected by hand (%s) as taught dice", " ".join(map(str, values)))
     return True
 
@@ -166,3 +176,8 @@ class TableReader:
     def forget(self) -> None:
         """Read with the shipped model from the next frame on."""
         self.adaptation = None
+
+    def use(self, adaptation) -> None:
+        """Read with ``adaptation`` (a ``vision.adapt.Adaptation``, or None: as shipped) from the
+        next frame on (the guided setup taught the table its dice)."""
+        self.adaptation = adaptation

@@ -6,6 +6,8 @@ dice the game expects (2 for Mäxle and Biscuit, 5 or the rerolled dice for Yach
 it puts the cup down with fresh dice when a round opens, shakes afresh when a receiver believes and
 announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
 cup are told on screen as a peek. Nothing happens on the setup screen, in the menu or on a dialog.
+In the guided setup the table is cleared for the tray, the light and the empty tray, and throws the
+dice the teach step asks for whenever it waits for a throw.
 A throw the camera does not take (misread, unreadable) is thrown again after a while. It never ends.
 Now and then (``TrialTable(mishaps=...)``) a throw goes wrong as real ones do: a die jumps the tray's
 wall or lands cocked against it, and the table must say so and have it thrown again.
@@ -36,7 +38,8 @@ TRAY_FRAC = (0.7, 0.78)  # the tray's share of the view: the table beside it has
 @dataclass(frozen=True)
 class Order:
     """What the simulated table is to do: "throw" (``values`` in the open), "cover" (the Mäxle cup
-    down over ``values``), "lift" (the cup off; without a cup, ``values`` are thrown) or "wait".
+    down over ``values``), "lift" (the cup off; without a cup, ``values`` are thrown), "clear" (the
+    dice and the cup taken off the tray) or "wait".
     mishap: how a throw goes wrong: "" (it does not), "off_tray" (the first die lands beside the
     tray) or "cocked" (the first die leans on the tray wall); a throw again goes right."""
 
@@ -107,6 +110,8 @@ class TrialSource:
         elif order.kind in ("throw", "lift"):
             where = {order.mishap: 0} if order.mishap in ("off_tray", "cocked") else {}
             table.throw(list(order.values), **where)
+        elif order.kind == "clear":
+            table.clear()
         self.actions.append(order)
 
     def close(self) -> None:
@@ -142,8 +147,12 @@ class TrialTable:
         return tuple(self.rng.randint(1, 6) for _ in range(n))
 
     def tick(self) -> None:
-        """Once a frame from the UI thread: a new order when the game's wait changed."""
+        """Once a frame from the UI thread: a new order when the game's (or the guided setup's) wait
+        changed."""
         app, s = self.app, self.app.session
+        if app.screen == "guided" or (app.screen == "hand" and app.hand.done is not None):
+            self._guided()
+            return
         playing = s is not None and app.screen == "play" and not s.over
         key = (id(s), app.acted_at) if playing else None
         if key == self._key:
@@ -157,6 +166,19 @@ class TrialTable:
             order = self._order(s, fresh)
         if order is not None:
             self.post(lambda src, o=order: src.order(o))
+
+    def _guided(self) -> None:
+        """The guided setup: an empty tray for its first steps; the dice it asks for when its teach
+        step waits for a throw (again after each throw confirmed, corrected or refused)."""
+        g = self.app.guided
+        waiting = self.app.screen == "guided" and g.expected() is not None and g.pending is None
+        key = ("guided", g.progress.step, waiting, g.dice, g.taught())
+        if key == self._key:
+            return
+        self._key = key
+        order = Order("throw", self._dice(g.dice)) if waiting else Order("wait" if g.expected() else "clear")
+        # The empty tray at once: the setup's first steps look at it; a throw after the usual pause.
+        self.post(lambda src, o=order: src.order(o, now=o.kind == "clear"))
 
     def now(self) -> None:
         """Do the next thing at once (the demo window's Space)."""

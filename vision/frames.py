@@ -49,6 +49,18 @@ def to_bgr(frame: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(frame)
 
 
+def is_noise(bgr: np.ndarray, max_noise: int = 10) -> bool:
+    """Whether most pixels of an (H, W, 3) uint8 BGR frame differ from their 3x3 median by more than
+    ``max_noise`` grey levels: a frame of noise, not a picture (salt-and-pepper specks alone are not)."""
+    import cv2
+
+    h, w = bgr.shape[:2]
+    step = max(1, min(h, w) // 240)
+    grey = cv2.cvtColor(np.ascontiguousarray(bgr[::step, ::step]), cv2.COLOR_BGR2GRAY)
+    far = cv2.compare(cv2.absdiff(grey, cv2.medianBlur(grey, 3)), max_noise, cv2.CMP_GT)
+    return cv2.countNonZero(far) > grey.size // 2
+
+
 class Frame(NamedTuple):
     """One frame: image (H, W, 3) uint8 BGR, t in s, index from 0."""
 
@@ -107,6 +119,11 @@ class CameraFrozen(CameraError):
     """The camera repeats a bit-identical frame: what a USB camera unplugged under OpenCV does."""
 
     kind = "frozen"
+
+
+class ExposureUnsupported(RuntimeError):
+    """The source cannot fix its exposure and white balance (a file, a folder, the synthetic table,
+    a webcam whose driver refuses it); the message says which and why, in English."""
 
 
 class EndOfFrames(EOFError):

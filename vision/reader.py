@@ -34,7 +34,7 @@ import numpy as np
 
 from vision.faces import COCKED, NOT_A_FACE, FaceReader, crop
 from vision.finder import Candidate, DieFinder, finer_levels, suppress
-from vision.frames import to_bgr
+from vision.frames import is_noise, to_bgr
 from vision.gate import Gate
 from vision.reading import DiceReading, Die, no_dice, unreadable, wrong_count
 
@@ -128,13 +128,8 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
 
 
 def _noise(bgr: np.ndarray, p: ReaderParams) -> bool:
-    """Whether most pixels differ from their 3x3 median by more than a camera's few levels (a frame
-    of noise, not a picture of a tray; salt-and-pepper specks alone are not)."""
-    h, w = bgr.shape[:2]
-    step = max(1, min(h, w) // 240)
-    grey = cv2.cvtColor(np.ascontiguousarray(bgr[::step, ::step]), cv2.COLOR_BGR2GRAY)
-    far = cv2.compare(cv2.absdiff(grey, cv2.medianBlur(grey, 3)), p.max_noise, cv2.CMP_GT)
-    return cv2.countNonZero(far) > grey.size // 2
+    """Whether the frame is noise, not a picture of a tray (``vision.frames.is_noise``)."""
+    return is_noise(bgr, p.max_noise)
 
 
 @dataclass(frozen=True)

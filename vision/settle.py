@@ -204,6 +204,13 @@ class SettleDetector:
 
     # -- the detector --------------------------------------------------------------------------
 
+    def calibrate(self, tray: tuple[int, int, int, int] | None, reference: np.ndarray | None) -> None:
+        """A new tray area and empty-tray reference (as the constructor takes them; the guided
+        setup's): the still scene is judged afresh under them (the last reports stay, so dice
+        already reported are not reported again)."""
+        self.tray, self.reference, self._ref_small = tray, reference, None
+        self.interrupt()
+
     def interrupt(self) -> None:
         """The camera failed or paused: forget the still scene, which must be read again (the last
         reports stay, so the same dice are not reported twice)."""

@@ -3,7 +3,10 @@
 Reads the config (/etc/dicetable/config.toml, $DICETABLE_CONFIG or --config; see
 systemd/config.example.toml), opens the saved games in the state directory and resumes an unfinished
 game where it was, in the language last chosen on the kiosk (unless the config's language changed
-since), then runs the kiosk until it is stopped (SIGTERM, Ctrl+Q). A bad config file exits
+since), then runs the kiosk until it is stopped (SIGTERM, Ctrl+Q). At the first start (no guided
+setup in the store yet), or when a pulled plug cut one short, the guided setup shows first; the
+camera reads with what it saved: its tray area and light lock win over the config's, unless the
+config changed since. A bad config file exits
 with status 78 and one clear message (the unit does not restart on it). A missing camera or missing
 GPIO does not stop the kiosk: it says so on screen, and dice can be entered by hand.
 """
@@ -148,12 +151,16 @@ class Appliance:
 
     @staticmethod
     def _resume(app, pipeline) -> None:
-        """Wire the camera to the app and continue the saved game, if any."""
+        """Wire the camera to the app and continue the saved game, if any; the guided setup shows
+        when it is due (a first start, or one a pulled plug cut short)."""
+        from appliance import guided
         from appliance.i18n import _
 
         if pipeline is not None:
             app.hooks.expect, app.hooks.reread = pipeline.expect, pipeline.reread
         app.resume()
+        if guided.due(app.store):
+            app.open_guided(resume=True)
         if pipeline is None:
             app.say(_("No camera: enter the dice by hand (Fix dice)"), seconds=30)
 
@@ -172,7 +179,10 @@ class Appliance:
         from appliance.inputs import Command
         from appliance.kiosk.camera import CameraPipeline, CameraWorker
 
+        from appliance import guided
+
         cfg = self.cfg.camera
+        stamp = guided.camera_stamp(cfg.source, cfg.size, cfg.exposure)
         try:
             from vision.settle import SettleDetector
             from vision.sources import open_source
@@ -183,15 +193,23 @@ class Appliance:
                 source = trial_source(cfg.size, cfg.fps)
             else:
                 source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
-                                     exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None)
+                                     exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None,
+                                     exposure=guided.exposure(app.store, stamp))
         except Exception as exc:
             self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
             return None, None
         read_dice = self._taught(app.store)
-        app.hooks.forgot = read_dice.forget
-        # The trial table knows its own tray; a real one's is the config's (None: the whole frame).
-        detector = SettleDetector(read_dice, tray=self.cfg.tray.area or getattr(source, "tray_area", None))
+        app.hooks.forgot, app.hooks.adapted = read_dice.forget, read_dice.use
+        # The guided setup's tray, else the config's; the trial table knows its own (None: the whole frame).
+        tray = guided.tray_area(app.store, self.cfg.tray.area, cfg.size) or getattr(source, "tray_area", None)
+        reference = guided.reference(app.store)
+        self.log.info("camera: tray area %s, %s", tray or "the whole frame",
+                      "an empty-tray reference" if reference is not None else "no empty-tray reference")
+        detector = SettleDetector(read_dice, tray=tray, reference=reference)
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
+        app.camera = pipeline
+        app.guided.configure(tray_area=tray, reference=reference,
+                             tray_stamp=guided.tray_stamp(self.cfg.tray.area, cfg.size), camera_stamp=stamp)
         if app.store is not None:  # a throw corrected by hand is kept as the table's taught dice
             from appliance.teaching import keep_correction
 

@@ -9,8 +9,9 @@ under it (:meth:`App.choose`), which the screen on top handles. Settled readings
 Screens (``appliance.kiosk.screens``, each owning its state and its choices' handlers): ``setup``
 (game and players), ``names`` (type a player's name), ``play`` (the game), ``correct`` (the reading
 was wrong), ``hand`` (enter the dice by hand), ``sheet`` (the Yacht score sheet), ``menu`` (undo,
-end the game, language), ``over`` (the winner and the evening's counts). What every screen shares
-is here: the session and what it took, the announcement queue, the message line, the buttons.
+end the game, language), ``over`` (the winner and the evening's counts), ``guided`` (the guided
+setup of the table: tray, light, empty tray, its own dice). What every screen shares is here: the
+session and what it took, the announcement queue, the message line, the buttons.
 
 Choice ids are "verb" or "verb:argument" (e.g. "announce:54", "pick:Bo", "declare:full_house").
 """
@@ -29,6 +30,7 @@ from appliance.inputs import Command
 from appliance.kiosk import view as views
 from appliance.kiosk.screens import Screen
 from appliance.kiosk.screens.fix import CorrectScreen, HandScreen
+from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
@@ -63,6 +65,8 @@ class Hooks:
     corrected(values, misread): a roll entered by hand was taken: its dice (list of 1-6) and the
         misread roll it replaces (a tuple), or None when it was entered for a roll due now.
     forgot(): the table's taught dice were forgotten (the camera reads as shipped from now on).
+    adapted(adaptation): the guided setup taught the table its dice: read with ``adaptation`` (a
+        ``vision.adapt.Adaptation``, or None: as shipped) from now on.
     """
 
     announce: Callable[[list[Announcement]], None] | None = None
@@ -71,6 +75,7 @@ class Hooks:
     sound: Callable[[str], None] | None = None
     corrected: Callable[[list[int], tuple[int, ...] | None], None] | None = None
     forgot: Callable[[], None] | None = None
+    adapted: Callable[[object], None] | None = None
 
 
 @dataclass
@@ -97,6 +102,8 @@ class App:
         :func:`start_language`).
     clock: monotonic seconds (injectable for tests and the headless demo).
     banner_s: how long each announcement stays up (s), unless tapped away.
+    camera: the camera pipeline (``appliance.kiosk.camera.CameraPipeline``) the guided setup works
+        with, or None (no camera).
     """
 
     store: object | None = None
@@ -110,6 +117,7 @@ class App:
     clock: Callable[[], float] = time.monotonic
     banner_s: float = 2.8
     hooks: Hooks = field(default_factory=Hooks)
+    camera: object | None = None
 
     def __post_init__(self) -> None:
         self.setup = SetupScreen(self, list(self.players) or [_("Player {n}").format(n=n) for n in (1, 2, 3)])
@@ -117,9 +125,10 @@ class App:
         self.play = PlayScreen(self)
         self.correct = CorrectScreen(self)
         self.hand = HandScreen(self)
+        self.guided = GuidedScreen(self)
         self.screens: dict[str, Screen] = {screen.name: screen for screen in (
             self.setup, self.names, self.play, self.correct, self.hand, SheetScreen(self), MenuScreen(self),
-            OverScreen(self), SummaryScreen(self))}
+            OverScreen(self), SummaryScreen(self), self.guided)}
         self.screen = "setup"
         self.session: Session | None = None
         self.evening_summary = None  # the chart's figures, read when "End the evening" is chosen
@@ -282,7 +291,10 @@ class App:
         self._expect()
 
     def on_reading(self, reading) -> None:
-        """A settled reading from the camera pipeline."""
+        """A settled reading from the camera pipeline (the guided setup's, while it shows)."""
+        if self.screen == "guided":
+            self.guided.settled(reading)
+            return
         if self.session is None or self.screen not in IN_GAME:
             return
         outcome = self.session.dice(reading)
@@ -297,6 +309,8 @@ class App:
     def tick(self) -> None:
         """Once per frame: move the announcement queue on and let old messages go."""
         now = self.clock()
+        if self.screen == "guided":
+            self.guided.tick()
         if self.banner is not None and now >= self.banner_until:
             self.banner = None
         if self.banner is None and self.banners:
@@ -308,6 +322,12 @@ class App:
         """A tap on the announcement: show the next one at once."""
         self.banner = None
         self.tick()
+
+    def open_guided(self, resume: bool = False) -> None:
+        """The guided setup: from its first step (the menu, the setup screen), or (``resume``) at the
+        step a pulled plug cut short; back to this screen when it ends."""
+        self.guided.open(resume=resume)
+        self._expect()
 
     def say(self, text: str, seconds: float = 6.0) -> None:
         """A message line for the table (a problem, a hint) for ``seconds``."""
@@ -623,7 +643,9 @@ class App:
         stays while no roll is due: see ``camera_dice``). When the Mäxle cup is to be lifted, the
         camera reads afresh: dice it saw too early (the cup came off before REVEAL) must count now."""
         dice, kind = None, ""
-        if self.session is not None and self.screen in IN_GAME and not self.session.over:
+        if self.screen == "guided" or (self.screen == "hand" and self.hand.done is not None):
+            dice = self.guided.expected()  # the players teach the table their dice
+        elif self.session is not None and self.screen in IN_GAME and not self.session.over:
             need = self.session.need
             dice, kind = need.dice, need.kind
         if dice is not None and dice != self.camera_dice:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from concurrent.futures import Future
 from typing import Callable
 
 from appliance.i18n import _
@@ -74,6 +75,35 @@ class CameraPipeline:
         ``table.throw(values)``: the source is only ever touched by one thread)."""
         with self._lock:
             self._calls.append(lambda: fn(self.source))
+
+    def calibrate(self, tray, reference) -> None:
+        """Read with a new tray area ((x, y, w, h) px or None) and empty-tray reference ((H, W, 3)
+        uint8 BGR or None) from the next frame on (the guided setup's)."""
+        with self._lock:
+            self._calls.append(lambda: self.detector.calibrate(tray, reference))
+
+    def exposure(self, action: str) -> Future:
+        """Ask the camera, in the stepping thread, to let its exposure and white balance settle
+        (``action`` "auto") or to lock them ("lock": the future's result is the values locked,
+        JSON-able). The future fails with ``vision.sources.ExposureUnsupported`` when the source has
+        no exposure to lock (a folder, a video, the synthetic table), or with the camera's fault."""
+        from vision.sources import ExposureUnsupported
+
+        future: Future = Future()
+
+        def run() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            fn = getattr(self.source, f"{action}_exposure", None)
+            try:
+                if fn is None:
+                    raise ExposureUnsupported(f"{type(self.source).__name__} has no exposure to lock")
+                future.set_result(fn())
+            except Exception as exc:  # the guided setup says it; the frames go on
+                future.set_exception(exc)
+        with self._lock:
+            self._calls.append(run)
+        return future
 
     @property
     def last_settled(self):

@@ -49,7 +49,7 @@ def draw(surface: pygame.Surface, view: View, t: th.Theme, camera: CameraFeed | 
     hits: Hits = []
     layout = {
         "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
-        "sheet": _sheet_screen, "menu": _menu, "over": _over, "summary": _summary,
+        "sheet": _sheet_screen, "menu": _menu, "over": _over, "summary": _summary, "guided": _guided,
     }.get(view.screen, _menu)
     layout(surface, view, t, hits, camera or CameraFeed())
     if view.message:
@@ -304,7 +304,13 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
 def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
     W, H = surface.get_size()
     m = t.gap
-    top = pygame.Rect(2 * m, m, W - 4 * m, t.px(44))
+    # The guided setup of the table, top right beside the title (the prompt under them keeps the
+    # width), a whole touch target high.
+    corner = [c for c in view.choices if c.id == "guided"]
+    corner_r = pygame.Rect(W - m - int(W * 0.3), m, int(W * 0.3), t.px(56) if corner else t.px(44))
+    _buttons(surface, view, t, hits, corner, [corner_r], size=22)
+    right = corner_r.x - m if corner else W - 2 * m
+    top = pygame.Rect(2 * m, m, right - 2 * m, corner_r.height)
     w.text(surface, t, view.title, top, size=34, colour=th.ACCENT, bold=True, align="left")
     sub = pygame.Rect(2 * m, top.bottom, W - 4 * m, t.px(26))
     w.text(surface, t, view.prompt, sub, size=th.READABLE, colour=th.MUTED, align="left")
@@ -524,6 +530,64 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
     columns = 1 if len(view.choices) <= 4 else 2
     _buttons(surface, view, t, hits, view.choices, grid(right, len(view.choices), columns, m, max_h=t.px(84)),
              size=24 if columns == 1 else 20)
+
+
+# The guided setup's right column (design px): the instruction is what the table reads first, then a
+# problem with the last choice, one line of state, the dice read, the choices.
+GUIDED_PROMPT, GUIDED_PROMPT_LINE, GUIDED_NOTICE, GUIDED_NOTICE_LINE = 26, 33, 22, 27
+GUIDED_LINE, GUIDED_BUTTON = 24, 56
+
+
+def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+    """The guided setup: the step's title, the live camera view with the tray framed on the left
+    (its status under it), the instruction, a problem (``view.hint``), one line of state, the dice
+    read and the choices on the right."""
+    W, H = surface.get_size()
+    m = t.gap
+    title = pygame.Rect(2 * m, m, W - 4 * m, t.px(38))
+    w.text(surface, t, view.title, title, size=26, colour=th.ACCENT, bold=True, align="left")
+    body = pygame.Rect(m, title.bottom + m, W - 2 * m, H - title.bottom - 2 * m)
+    left = pygame.Rect(body.x, body.y, int(body.width * 0.46), body.height)
+    status_h = t.px(34)
+    cam = pygame.Rect(left.x, left.y, left.width, min(int(left.width * 0.75), left.height - status_h))
+    w.camera(surface, t, cam, camera.frame, camera.dice, ok=camera.ok, tray=view.tray)
+    w.text(surface, t, camera.status, pygame.Rect(cam.x, cam.bottom, cam.width, status_h), size=GUIDED_LINE,
+           colour=th.GOOD if camera.ok else th.DANGER, lines=1)
+    right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
+    n = len(view.choices)
+    buttons_h = n * t.px(GUIDED_BUTTON) + (n - 1) * m if n else 0
+    notice_lines = _lines_for(t, view.hint, GUIDED_NOTICE, GUIDED_NOTICE_LINE, right.width, 3, False)
+    blocks = [(view.hint, notice_lines * t.px(GUIDED_NOTICE_LINE)), (view.info, t.px(30)),
+              (view.dice, t.px(48) + m)]
+    below = sum(h for content, h in blocks if content)
+    room = max(1, (right.height - buttons_h - below - 2 * m) // t.px(GUIDED_PROMPT_LINE))
+    lines = _lines_for(t, view.prompt, GUIDED_PROMPT, GUIDED_PROMPT_LINE, right.width, room, True)
+    y = right.y
+    prompt = pygame.Rect(right.x, y, right.width, lines * t.px(GUIDED_PROMPT_LINE))
+    w.text(surface, t, view.prompt, prompt, size=GUIDED_PROMPT, bold=True, align="left", lines=lines)
+    y = prompt.bottom + m
+    if view.hint:
+        box = pygame.Rect(right.x, y, right.width, notice_lines * t.px(GUIDED_NOTICE_LINE))
+        w.text(surface, t, view.hint, box, size=GUIDED_NOTICE, colour=th.DANGER, align="left", lines=notice_lines)
+        y = box.bottom
+    if view.info:
+        w.text(surface, t, view.info, pygame.Rect(right.x, y, right.width, t.px(30)), size=GUIDED_LINE,
+               colour=th.MUTED, align="left")
+        y += t.px(30)
+    if view.dice:
+        w.dice_row(surface, t, pygame.Rect(right.x, y + m, right.width, t.px(48)), view.dice, max_side=t.px(48))
+        y += t.px(48) + m
+    rest = pygame.Rect(right.x, y + m, right.width, max(0, right.bottom - y - m))  # squeezed, never off screen
+    _buttons(surface, view, t, hits, view.choices, grid(rest, n, 1, m, max_h=t.px(GUIDED_BUTTON)), size=24)
+
+
+def _lines_for(t: th.Theme, content: str, size: float, line: float, width: int, most: int, bold: bool) -> int:
+    """The fewest lines (1 to ``most``) ``content`` fits in at ``size`` in a box ``width`` px wide whose
+    lines are ``line`` design px high; ``most`` when it fits in none (it is then drawn smaller)."""
+    for lines in range(1, max(1, most) + 1):
+        if w.fits(t, content, size, pygame.Rect(0, 0, width, lines * t.px(line)), bold=bold, lines=lines):
+            return lines
+    return max(1, most)
 
 
 def _titled(surface, view: View, t: th.Theme) -> pygame.Rect:

@@ -66,6 +66,7 @@ def setup(game_kind: str, seats: list[str], page: int = 0) -> View:
     choices.append(Choice("add", _("+ Player")))
     choices.append(Choice("lang", _language_name(), _("language"), style="quiet"))
     choices.append(Choice("start", _("Start ▶"), game_name(game_kind), "primary"))
+    choices.append(Choice("guided", _("Set up the table"), style="quiet"))
     return View("setup", title=_("Dice Table"), prompt=_("Choose a game and seat the players, clockwise"),
                 choices=choices, title_key="")
 
@@ -232,6 +233,7 @@ def menu(s, drink_cap: int = 0, taught: int = 0) -> View:
     choices.append(Choice("lang", _language_name(), _("language")))
     cap = _("Drink cap: {count}").format(count=drink_cap) if drink_cap else _("Drink cap: off")
     choices.append(Choice("cap", cap, _("past it: water")))
+    choices.append(Choice("guided", _("Set up the table")))
     if taught:
         choices.append(Choice("forget", _("Forget these dice"),
                               ngettext("{count} taught throw", "{count} taught throws", taught).format(count=taught),

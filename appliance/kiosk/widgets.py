@@ -297,10 +297,11 @@ def _showable(frame) -> bool:
 
 
 def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.ndarray | None, dice=(),
-           *, status: str = "", ok: bool = True) -> None:
+           *, status: str = "", ok: bool = True, tray=None) -> None:
     """The live camera view: ``frame`` ((H, W, 3) uint8 BGR; None or anything else: no picture) scaled to fit
     ``rect``, each die of ``dice`` (``vision.reading.Die``, boxes in frame px) boxed with its value,
-    and a ``status`` caption (green when the reading is ok, red otherwise)."""
+    a ``status`` caption (green when the reading is ok, red otherwise), and the ``tray`` area
+    ((x, y, w, h) frame px, or None) framed in green."""
     panel(surface, t, rect, colour=(0, 0, 0))
     inner = rect.inflate(-t.px(4), -t.px(4))
     if not _showable(frame):  # no camera, or garbage from it: the status alone
@@ -316,6 +317,11 @@ def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.nd
     dest = img.get_rect(center=inner.center)
     surface.blit(img, dest)
     line = max(2, t.px(3))
+    if tray is not None:
+        x, y, tw, th_ = tray
+        pygame.draw.rect(surface, th.GOOD, pygame.Rect(dest.x + int(x * scale), dest.y + int(y * scale),
+                                                       max(4, int(tw * scale)), max(4, int(th_ * scale))),
+                         width=line + 1)
     for d in dice:
         x, y, bw, bh = d.box
         box = pygame.Rect(dest.x + int(x * scale), dest.y + int(y * scale), max(4, int(bw * scale)),

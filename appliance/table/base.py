@@ -109,6 +109,7 @@ class View:
     text_field: str | None = None
     key_rows: list[int] = field(default_factory=list)  # the on-screen keyboard: keys per row
     summary: Any = None  # the evening's chart (``appliance.evening.Summary``) on the "summary" screen
+    tray: tuple[int, int, int, int] | None = None  # the guided setup: the tray area drawn on the camera view
     focus: int = -1
 
     @property

@@ -59,3 +59,88 @@ def text_sizes(monkeypatch):
     monkeypatch.setattr(widgets, "fitted_font", rec.fitted_font(widgets.fitted_font))
     monkeypatch.setattr(widgets, "text_hook", rec.hook)
     return rec
+
+
+# --- the guided setup's camera, scripted ------------------------------------------------------------
+
+class FakeCamera:
+    """The camera pipeline as the guided setup uses it (``feed``, ``state``, ``last_settled``,
+    ``calibrate``, ``exposure``), scripted: ``frame`` (None: a camera fault, said by ``status``),
+    ``state`` and ``dice`` of the live view; ``lock``: what a lock answers (values, or an exception).
+    ``throw(values)`` puts a synthetic throw on the tray and returns its settled reading."""
+
+    def __init__(self, frame, lock=None):
+        self.frame, self.state, self.dice, self.ok, self.status = frame, "empty", (), True, "Tray empty"
+        self.lock = {"ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": [2.1, 1.6]} if lock is None else lock
+        self.calibrated: list[tuple] = []
+        self.asked: list[str] = []
+        self.last_settled = (None, None)
+
+    def feed(self):
+        return self.frame, self.dice, self.ok, self.status
+
+    def calibrate(self, tray, reference):
+        self.calibrated.append((tray, reference))
+
+    def exposure(self, action):
+        from concurrent.futures import Future
+
+        self.asked.append(action)
+        future = Future()
+        if isinstance(self.lock, BaseException):
+            future.set_exception(self.lock)
+        else:
+            future.set_result(self.lock if action == "lock" else None)
+        return future
+
+    def gone(self, status="No camera found"):
+        """The camera vanished: no picture, the status says why, a lock gets no answer."""
+        from vision.sources import CameraTimeout
+
+        self.frame, self.ok, self.status, self.lock = None, False, status, CameraTimeout("no frame came")
+
+    def throw(self, values, seed=0):
+        """A settled throw of ``values`` on the synthetic table: its frame is the last settled one."""
+        from vision.reader import read_dice
+        from vision.synth import render_still
+
+        image, _truth = render_still(values, seed=seed)
+        reading = read_dice(image, expected=len(values))
+        self.last_settled = (image, reading)
+        self.frame, self.state = image, "still"
+        return reading
+
+
+def _empty_tray():
+    from vision.synth import SyntheticTable
+
+    table = SyntheticTable(2, seed=0)
+    return table.read().image, table.tray_area
+
+
+@pytest.fixture
+def empty_tray():
+    """(a frame of the empty synthetic tray, the tray's area in it)."""
+    return _empty_tray()
+
+
+@pytest.fixture
+def make_camera():
+    """Makes a ``FakeCamera`` over the empty synthetic tray."""
+    return lambda: FakeCamera(_empty_tray()[0])
+
+
+@pytest.fixture
+def guided_table(tmp_path):
+    """(app, camera, store): a kiosk with a store and a scripted camera over an empty tray, the
+    guided setup not yet begun. The app's clock is ``app.now[0]`` s."""
+    from appliance.kiosk.app import App
+    from appliance.store import Store
+
+    camera = FakeCamera(_empty_tray()[0])
+    store = Store.open(tmp_path / "state")
+    now = [0.0]
+    app = App(store=store, clock=lambda: now[0], camera=camera)
+    app.now = now
+    yield app, camera, store
+    store.close()

@@ -178,3 +178,65 @@ def test_the_real_reader_sees_a_die_off_the_trial_tray_and_the_kiosk_says_throw_
     assert t.messages[0] == "A die is off the tray: throw again" and t.rolls() == []
     t.until(lambda: t.rolls(), seconds=30)
     assert sorted(t.rolls()[0]) == clean_throws(t)[0]
+
+
+def test_the_trial_table_clears_its_tray_for_the_guided_setup_and_throws_the_dice_its_teach_step_asks_for(tmp_path):
+    """A newcomer walks the guided setup on the camera-less trial table: the table takes its dice off
+    the tray, the tray is found, the light says it cannot be locked, the empty tray is taken, and
+    the teach step's throws come by themselves until the table has learned."""
+    from appliance import guided
+    from appliance.store import Store
+    from appliance.teaching import TableReader
+    from appliance.trial import Order
+
+    commands = CommandQueue()
+    source = trial_source((640, 480), FPS, seed=3)
+    reader = TableReader()
+    pipeline = CameraPipeline(source, SettleDetector(reader, tray=source.tray_area),
+                              lambda r: commands.put(Command("settled", r, source="camera")))
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=pipeline, hooks=Hooks(expect=pipeline.expect, adapted=reader.use))
+        app.guided.configure(tray_area=source.tray_area, reference=None, tray_stamp=guided.tray_stamp(None, (640, 480)),
+                             camera_stamp="")
+        table = TrialTable(app, pipeline.call, seed=5)
+
+        def frames(n: int) -> None:
+            for _ in range(n):
+                table.tick()
+                pipeline.step()
+                for cmd in commands.drain():
+                    app.handle(cmd)
+                app.tick()
+
+        source.order(Order("throw", (3, 4)), now=True)  # dice left lying from before
+        frames(30)
+        app.open_guided()
+        frames(10)
+        assert source.truth.dice == () and source.actions[-1].kind == "clear"
+        app.choose("look")
+        x, y, w, h = app.guided.found.area
+        tx, ty, tw, th = source.tray_area
+        assert abs(x - tx) <= 8 and abs(y - ty) <= 8 and abs(w - tw) <= 16 and abs(h - th) <= 16
+        app.choose("confirm")
+        app.choose("lock")
+        frames(3)
+        assert app.view().prompt == "This camera cannot fix its light: it keeps adjusting by itself"
+        app.choose("skip")
+        frames(10)
+        app.choose("picture")
+        assert app.guided.taken and store.image(guided.REFERENCE).shape == (480, 640, 3)
+        app.choose("next")
+        for _throw in range(guided.TEACH_THROWS):
+            for _ in range(int(20 * FPS)):
+                if app.guided.pending is not None:
+                    break
+                frames(1)
+            assert app.guided.pending is not None and app.guided.pending[1].ok
+            app.choose("right")
+        frames(2)
+        assert app.guided.decision and store.count_examples()[0] == guided.TEACH_THROWS
+        throws = [a for a in source.actions if a.kind == "throw"][1:]
+        assert len(throws) >= guided.TEACH_THROWS and all(len(a.values) == 5 for a in throws)
+        app.choose("done")
+        frames(5)
+        assert app.screen == "setup" and source.current.kind == "wait"

@@ -379,3 +379,24 @@ def test_a_throw_whose_dice_cannot_be_found_is_reported_unreadable_never_as_sile
     assert len(reports) == 1 and states[-1][0] == "still"
     settled = reports[0][1]
     assert not settled.ok and settled.reading.kind == "count" and settled.reading.dice == ()
+
+
+def test_a_tray_area_and_reference_given_while_running_take_effect_without_reporting_the_dice_again():
+    table = SyntheticTable(2, seed=4, look=ROOMY)
+    oracle = Oracle(table)
+    detector = SettleDetector(oracle, expected=2)
+    table.throw([3, 5])
+    reports, _ = play(table, detector, settle_time(table))
+    assert len(reports) == 1
+    detector.calibrate(table.tray_area, None)  # the guided setup found the tray
+    reports, _ = play(table, detector, 1.0)
+    assert reports == []  # the same dice, judged afresh: not a new throw
+    table.clear()
+    reference = next(table.frames(0.2)).image
+    detector.calibrate(table.tray_area, reference)  # and took the empty tray
+    calls = oracle.calls
+    reports, states = play(table, detector, 1.0)
+    assert reports == [] and states[-1][0] == "empty" and oracle.calls == calls  # known empty without reading
+    table.throw([3, 5], off_tray=1)
+    reports, _ = play(table, detector, settle_time(table))
+    assert [r[1].reading.kind for r in reports] == ["off_tray"]

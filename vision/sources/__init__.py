@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vision.frames import (FAULT_KINDS, CameraError, CameraFrozen, CameraMissing, CameraTimeout, EndOfFrames, Frame,
-                           FrameSource, SourceClosed, normalise)
+from vision.frames import (FAULT_KINDS, CameraError, CameraFrozen, CameraMissing, CameraTimeout, EndOfFrames,
+                           ExposureUnsupported, Frame, FrameSource, SourceClosed, normalise)
 from vision.sources.folder import IMAGE_SUFFIXES, ImageFolderSource
 from vision.sources.live import Device, LiveCamera
 from vision.sources.opencv import OpenCVDevice
@@ -50,11 +50,12 @@ from vision.sources.video import VideoFileSource
 
 def open_source(spec: str | int | Path, *, size: tuple[int, int] = (640, 480), fps: float = 30.0,
                 dice: int = 2, seed: int = 0, timeout: float = 1.0, hold_s: float = 0.0, throws: int = 10,
-                exposure_us: int | None = None) -> FrameSource:
+                exposure_us: int | None = None, exposure: dict | None = None) -> FrameSource:
     """The source a SOURCE (the command line's, or ``appliance.config``'s ``camera.source``) names.
 
     "picamera": the Pi camera (``exposure_us`` fixes its exposure, else it is fixed after a warm-up);
-    a device number (int or digits): that OpenCV device; "synthetic": a synthetic table of ``size``
+    a device number (int or digits): that OpenCV device; ``exposure``: a lock the guided setup saved
+    (``LiveCamera.lock_exposure``), applied to either instead; "synthetic": a synthetic table of ``size``
     that throws ``dice`` dice ``throws`` times by itself (seeded), with a nudge and a hand now and
     then; a folder: its images at ``fps``, each held ``hold_s`` s; a file: a video.
     Raises CameraMissing when the file or folder does not exist or SOURCE is empty; live cameras
@@ -66,11 +67,14 @@ def open_source(spec: str | int | Path, *, size: tuple[int, int] = (640, 480), f
     if not spec.strip():  # Path("") is the current folder: an empty SOURCE read whatever lay there
         raise CameraMissing("SOURCE is empty: give picamera, a device number, synthetic, a folder or a video file")
     if spec == "picamera":
-        return LiveCamera(lambda: PiCamera2Device(size, fps, timeout=timeout, exposure_us=exposure_us),
-                          name="picamera", order=PiCamera2Device.order, timeout=timeout)
+        # With a saved lock there is nothing to warm up for: it replaces the warm-up's values at once.
+        warmup_s = 0.0 if exposure else 1.0
+        return LiveCamera(lambda: PiCamera2Device(size, fps, timeout=timeout, exposure_us=exposure_us,
+                                                  warmup_s=warmup_s), name="picamera", order=PiCamera2Device.order, timeout=timeout, exposure=exposure)
     if spec.isdigit():
         index = int(spec)
-        return LiveCamera(lambda: OpenCVDevice(index, size, fps), name=f"camera {index}", timeout=timeout)
+        return LiveCamera(lambda: OpenCVDevice(index, size, fps), name=f"camera {index}", timeout=timeout,
+                          exposure=exposure)
     if spec == "synthetic":
         from vision.synth import SyntheticTable, TableLook
 
@@ -85,7 +89,8 @@ def open_source(spec: str | int | Path, *, size: tuple[int, int] = (640, 480), f
 
 
 __all__ = [
-    "CameraError", "CameraFrozen", "CameraMissing", "CameraTimeout", "Device", "EndOfFrames", "FAULT_KINDS", "Frame",
+    "CameraError", "CameraFrozen", "CameraMissing", "CameraTimeout", "Device", "EndOfFrames", "ExposureUnsupported",
+    "FAULT_KINDS", "Frame",
     "FrameSource", "IMAGE_SUFFIXES", "ImageFolderSource", "LiveCamera", "OpenCVDevice", "Photo", "PhotoSource",
     "PiCamera2Device", "SourceClosed", "VideoFileSource", "normalise", "open_source", "photo_pools",
 ]

@@ -6,12 +6,13 @@ import statistics
 import threading
 import time
 from collections import deque
+from concurrent.futures import Future
 from typing import Callable, Protocol
 
 import numpy as np
 
-from vision.frames import (CameraError, CameraFrozen, CameraMissing, CameraTimeout, Frame, FrameError, SourceClosed,
-                           normalise)
+from vision.frames import (CameraError, CameraFrozen, CameraMissing, CameraTimeout, ExposureUnsupported, Frame,
+                           FrameError, SourceClosed, normalise)
 
 
 class Device(Protocol):
@@ -45,13 +46,22 @@ class LiveCamera:
     CameraError of kind "lost" or "bad_frames" while the device fails or gives garbage, and
     CameraTimeout when no fresh frame comes within the timeout; ``status`` says the same in English.
     Nothing here blocks the caller longer than ``timeout``.
+
+    Exposure and white balance (the guided setup): ``auto_exposure``, ``lock_exposure`` and
+    ``use_exposure`` run the device's own (``PiCamera2Device``, ``OpenCVDevice``) in the reader
+    thread, between two frames; a device without them raises ExposureUnsupported. The lock in use
+    (``exposure``: given, or the last one locked) is applied again whenever the camera is reopened;
+    when applying it fails, ``exposure_problem`` says why.
     """
 
     def __init__(self, open_device: Callable[[], Device], *, name: str = "camera", order: str = "bgr",
                  timeout: float = 1.0, max_age: float = 0.5, frozen_after: int = 5, stale_after: float = 0.3,
                  max_drain: int = 8, backoff: tuple[float, float] = (0.5, 8.0),
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, exposure: dict | None = None):
         self.name = name
+        self.exposure = exposure
+        self.exposure_problem = ""
+        self._controls: deque[tuple[str, tuple, Future]] = deque()  # device calls for the reader thread
         self.order = order
         self.timeout = timeout
         self.max_age = max_age
@@ -95,6 +105,8 @@ class LiveCamera:
                 self._set_fault(CameraMissing(f"{self.name}: {msg}; retrying in {wait:.1f} s"))
                 self._stop.wait(wait)
                 continue
+            if self.exposure is not None:  # the lock in use outlives a reconnection
+                self._call(device, "use_exposure", (self.exposure,), Future())
             try:
                 fault = self._pump(device)
             finally:
@@ -121,6 +133,7 @@ class LiveCamera:
         intervals: deque[float] = deque(maxlen=15)
         draining = 0
         while not self._stop.is_set():
+            self._run_controls(device)
             try:
                 raw, stamp = device.read()
             except TimeoutError as exc:
@@ -130,8 +143,7 @@ class LiveCamera:
             except Exception as exc:
                 return CameraError(f"{self.name}: {exc}")
             now = self._clock()
-            gap = now - last_arrival
-            last_arrival = now
+            gap, last_arrival = now - last_arrival, now
             try:
                 image = normalise(raw, self.order)
             except FrameError as exc:
@@ -172,7 +184,56 @@ class LiveCamera:
                 self._cond.notify_all()
         return None
 
+    def _run_controls(self, device: Device) -> None:
+        """The device calls asked for since the last frame, in order (the reader thread's own turn)."""
+        while self._controls:
+            name, args, future = self._controls.popleft()
+            if future.set_running_or_notify_cancel():
+                self._call(device, name, args, future)
+
+    def _call(self, device: Device, name: str, args: tuple, future: Future) -> None:
+        fn = getattr(device, name, None)
+        try:
+            if fn is None:
+                raise ExposureUnsupported(f"{self.name} cannot fix its exposure and white balance")
+            future.set_result(fn(*args))
+        except Exception as exc:  # the caller hears it; the frames go on
+            if name == "use_exposure":
+                self.exposure_problem = f"{self.name}: the locked exposure could not be applied: {exc}"
+            future.set_exception(exc)
+
     # -- the caller's side ---------------------------------------------------------------------
+
+    def _control(self, name: str, *args, wait: bool = True):
+        """``device.<name>(*args)`` in the reader thread before its next frame; its result (or its
+        exception), waiting at most the timeout and a second (CameraTimeout: no camera to ask)."""
+        future: Future = Future()
+        self._controls.append((name, args, future))
+        if not wait:
+            return None
+        try:
+            return future.result(timeout=self.timeout + 1.0)
+        except TimeoutError:
+            future.cancel()
+            raise CameraTimeout(f"{self.name}: no frame came to {name.replace('_', ' ')} with") from None
+
+    def auto_exposure(self) -> None:
+        """Auto exposure and white balance on (they settle within a second or two). Raises
+        ExposureUnsupported, CameraTimeout or what the device raised."""
+        self._control("auto_exposure")
+
+    def lock_exposure(self) -> dict:
+        """Fix exposure and white balance where auto has brought them; returns the values (JSON-able,
+        the device's own keys), kept as ``exposure`` for reconnections. Raises as ``auto_exposure``."""
+        values = self._control("lock_exposure")
+        self.exposure = values
+        return values
+
+    def use_exposure(self, values: dict) -> None:
+        """Fix exposure and white balance at ``values`` (a lock saved before) from the next frame on,
+        and after every reconnection; does not wait."""
+        self.exposure = dict(values)
+        self._control("use_exposure", self.exposure, wait=False)
 
     @property
     def status(self) -> str:

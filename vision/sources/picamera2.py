@@ -8,7 +8,10 @@ import time
 
 import numpy as np
 
-from vision.frames import CameraMissing
+from vision.frames import CameraMissing, ExposureUnsupported
+
+# The controls a locked exposure is kept as (the metadata's names, as picamera2 takes them back).
+LOCKED = ("ExposureTime", "AnalogueGain", "ColourGains")
 
 
 class PiCamera2Device:
@@ -20,6 +23,10 @@ class PiCamera2Device:
     the pips do not flicker as dice come and go. ``exposure_us`` / ``gain`` fix them at given values
     instead. Each read waits at most ``timeout`` s (``capture_request(wait=timeout)``).
     Raises CameraMissing when picamera2 or the camera is not there.
+
+    The guided setup locks them again once the tray is empty under the bar's light:
+    ``auto_exposure`` lets them settle, ``lock_exposure`` fixes them at the latest frame's
+    metadata and returns the values, which ``use_exposure`` applies again at the next start.
     """
 
     order = "bgr"
@@ -31,6 +38,7 @@ class PiCamera2Device:
         except ImportError as exc:
             raise CameraMissing(f"picamera2 is not installed (apt install python3-picamera2): {exc}") from exc
         self.timeout = timeout
+        self._metadata: dict = {}  # the latest frame's (ExposureTime, AnalogueGain, ColourGains...)
         try:
             self._cam = Picamera2()
         except Exception as exc:  # libcamera raises IndexError / RuntimeError when no camera is found
@@ -52,16 +60,31 @@ class PiCamera2Device:
         meta: dict = {}
         while time.monotonic() < end:
             meta = self._cam.capture_metadata(wait=self.timeout)
-        controls = {"AeEnable": False, "AwbEnable": False}
-        exposure = exposure_us or meta.get("ExposureTime")
-        analogue = gain or meta.get("AnalogueGain")
-        if exposure:
-            controls["ExposureTime"] = int(exposure)
-        if analogue:
-            controls["AnalogueGain"] = float(analogue)
-        if meta.get("ColourGains"):
-            controls["ColourGains"] = tuple(meta["ColourGains"])
+        self._cam.set_controls(_locked({**meta, "ExposureTime": exposure_us or meta.get("ExposureTime"),
+                                        "AnalogueGain": gain or meta.get("AnalogueGain")}))
+
+    def auto_exposure(self) -> None:
+        """Let auto exposure and white balance work again (they settle within a second or two)."""
+        controls = {"AeEnable": True, "AwbEnable": True}
+        # libcamera 0.5 and later: the modes, not AeEnable, switch exposure and gain back to auto.
+        known = getattr(self._cam, "camera_controls", {}) or {}
+        controls.update({mode: 0 for mode in ("ExposureTimeMode", "AnalogueGainMode") if mode in known})
         self._cam.set_controls(controls)
+
+    def lock_exposure(self) -> dict:
+        """Fix exposure and white balance at the latest frame's metadata; returns them as
+        ``{"ExposureTime": µs, "AnalogueGain": x, "ColourGains": [red, blue]}``. Raises
+        ExposureUnsupported when the camera reports none of them."""
+        values = {k: self._metadata[k] for k in LOCKED if self._metadata.get(k)}
+        if "ExposureTime" not in values:
+            raise ExposureUnsupported("the Pi camera reports no exposure time in its frames' metadata")
+        controls = _locked(values)
+        self._cam.set_controls(controls)
+        return {k: list(v) if k == "ColourGains" else v for k, v in controls.items() if k in LOCKED}
+
+    def use_exposure(self, values: dict) -> None:
+        """Fix exposure and white balance at ``values`` (as ``lock_exposure`` returned them)."""
+        self._cam.set_controls(_locked(values))
 
     def read(self) -> tuple[np.ndarray, float | None]:
         """The next frame and when it was exposed on the ``time.monotonic`` clock, s (the request's
@@ -70,7 +93,8 @@ class PiCamera2Device:
         request = self._cam.capture_request(wait=self.timeout)
         try:
             img = request.make_array("main")
-            stamp = request.get_metadata().get("SensorTimestamp")
+            self._metadata = request.get_metadata() or {}
+            stamp = self._metadata.get("SensorTimestamp")
         finally:
             request.release()
         return img, (stamp / 1e9 if stamp else None)
@@ -83,3 +107,15 @@ class PiCamera2Device:
                 cam.stop()
             finally:
                 cam.close()
+
+
+def _locked(meta: dict) -> dict:
+    """The controls that fix exposure and white balance at ``meta``'s values (those it has)."""
+    controls: dict = {"AeEnable": False, "AwbEnable": False}
+    if meta.get("ExposureTime"):
+        controls["ExposureTime"] = int(meta["ExposureTime"])
+    if meta.get("AnalogueGain"):
+        controls["AnalogueGain"] = float(meta["AnalogueGain"])
+    if meta.get("ColourGains"):
+        controls["ColourGains"] = tuple(float(g) for g in meta["ColourGains"])
+    return controls

@@ -10,7 +10,8 @@ screens. The screens:
   ``names``: typing a seat's name (:class:`~appliance.kiosk.screens.setup.NamesScreen`);
 - ``play``: the game (:class:`~appliance.kiosk.screens.play.PlayScreen`);
 - ``correct`` and ``hand``: the correction path (``appliance.kiosk.screens.fix``);
-- ``sheet``, ``menu`` and ``over`` (``appliance.kiosk.screens.menu``).
+- ``sheet``, ``menu`` and ``over`` (``appliance.kiosk.screens.menu``);
+- ``guided``: the guided setup of the table (``appliance.kiosk.screens.guided``).
 """
 
 from __future__ import annotations

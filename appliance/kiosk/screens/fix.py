@@ -68,7 +68,9 @@ class CorrectScreen(Dialog):
 
 class HandScreen(Dialog):
     """Enter the dice by hand. dice: as entered so far; focus: the die the next digit sets;
-    replace: the entry replaces the last roll (it is taken back first)."""
+    replace: the entry replaces the last roll (it is taken back first); done, back_to: who else
+    asked for the dice (the guided setup's correction of a taught throw): what OK gives them to,
+    and the screen Cancel goes back to."""
 
     name = "hand"
 
@@ -78,9 +80,14 @@ class HandScreen(Dialog):
         self.focus = 0
         self.replace = False
         self.misread: tuple[int, ...] | None = None
+        self.done = None
+        self.back_to = ""
 
-    def open(self, n: int, start: list[int] | None, *, replace: bool) -> None:
-        """Show the entry for ``n`` dice, starting from ``start`` (else all ones)."""
+    def open(self, n: int, start: list[int] | None, *, replace: bool, done=None, back_to: str = "") -> None:
+        """Show the entry for ``n`` dice, starting from ``start`` (else all ones). ``done``: a
+        callable OK gives the dice to (a list of ints 1-6) instead of the game, ``back_to`` the
+        screen Cancel then returns to."""
+        self.done, self.back_to = done, back_to
         self.replace = replace
         # the misread roll this entry corrects (it replaces the last roll), for the table's taught dice
         self.misread = tuple(start) if replace and start else None
@@ -108,9 +115,19 @@ class HandScreen(Dialog):
             self.dice[i] = self.dice[i] % 6 + 1
             self.focus = i
 
+    def back(self) -> None:
+        if self.done is not None:
+            self.app.screen = self.back_to
+        else:
+            super().back()
+
     def on_ok(self, _arg: str) -> None:
-        """OK: the dice entered are the roll (in place of the last one, when it replaces it)."""
+        """OK: the dice entered are the roll (in place of the last one, when it replaces it), or
+        what the one who asked for them (``done``) takes."""
         app = self.app
+        if self.done is not None:
+            self.done(list(self.dice))
+            return
         if app.session is None:
             return
         if self.replace:

@@ -29,7 +29,8 @@ class SheetScreen(Dialog):
 
 
 class MenuScreen(Dialog):
-    """Undo, the score sheet, end the game, the language, the drink cap, forget the taught dice."""
+    """Undo, the score sheet, end the game, the language, the drink cap, forget the taught dice, the
+    guided setup."""
 
     name = "menu"
 
@@ -39,7 +40,7 @@ class MenuScreen(Dialog):
         return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
                 "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language(),
                 "cap": lambda _arg: app.next_drink_cap(), "forget": lambda _arg: app.forget_dice(),
-                "evening": lambda _arg: app.end_evening()}
+                "evening": lambda _arg: app.end_evening(), "guided": lambda _arg: app.open_guided()}
 
     def view(self):
         return view.menu(self.app.session, self.app.drink_cap, self.app.taught_throws())

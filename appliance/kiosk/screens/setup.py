@@ -27,7 +27,8 @@ class SetupScreen(Screen):
     def handlers(self):
         return {"game": self.on_game, "start": lambda _arg: self.app.start_game(), "seat": self.on_seat,
                 "add": self.on_add, "up": self.on_up, "del": self.on_del, "lang": lambda _arg: self.app.next_language(),
-                "page": lambda _arg: setattr(self, "page", self.page + 1)}
+                "page": lambda _arg: setattr(self, "page", self.page + 1),
+                "guided": lambda _arg: self.app.open_guided()}
 
     def view(self):
         return view.setup(self.game_kind, self.seats, self.page)

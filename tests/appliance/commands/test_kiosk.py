@@ -85,3 +85,50 @@ def test_a_sigterm_while_the_kiosk_starts_up_stops_it_cleanly(tmp_path):
     state = tmp_path / "state"
     status, out = _kiosk_until(tmp_path, "synthetic", lambda: (state / "dicetable.sqlite3").exists(), settle_s=0.0)
     assert status == 0 and "Traceback" not in out, out
+
+
+def _appliance(tmp_path, tray: str = '"full"'):
+    """The boot service's parts on the trial table (no window): the store, the app, the camera, the
+    resumed state. Returns (appliance, app, pipeline, worker); stop the worker."""
+    from appliance import config
+    from appliance.commands.kiosk import Appliance
+    from appliance.inputs import CommandQueue
+    from appliance.service import Service
+
+    cfg_path = tmp_path / "config.toml"
+    cfg_path.write_text(f'state_dir = "{tmp_path / "state"}"\n[camera]\nsource = "synthetic"\nfps = 10\n'
+                        f'[tray]\narea = {tray}\n[sound]\nvoice = false\n')
+    appliance = Appliance(config.load(cfg_path), Service(env={}))
+    store = appliance._store()
+    app = appliance._app(store, None, None)
+    pipeline, worker = appliance._camera(CommandQueue(), app)
+    appliance._resume(app, pipeline)
+    return appliance, app, pipeline, worker
+
+
+def test_the_first_start_opens_the_guided_setup_and_the_next_start_reads_with_what_it_kept(tmp_path):
+    appliance, app, pipeline, worker = _appliance(tmp_path)
+    try:
+        assert app.screen == "guided" and app.camera is pipeline
+        assert pipeline.detector.tray == pipeline.source.tray_area  # the trial table's own, before the setup
+        from vision.tray import Found
+
+        app.guided.found = Found((90, 50, 460, 380))  # as the players confirm it
+        app.choose("confirm")
+        app.choose("later")
+    finally:
+        worker.stop()
+        app.store.close()
+    appliance, app, pipeline, worker = _appliance(tmp_path)
+    try:
+        assert app.screen == "setup"  # done: not again at every start
+        assert pipeline.detector.tray == (90, 50, 460, 380) and app.guided.tray_area == (90, 50, 460, 380)
+    finally:
+        worker.stop()
+        app.store.close()
+    appliance, app, pipeline, worker = _appliance(tmp_path, tray="[20, 20, 600, 440]")  # the config edited since
+    try:
+        assert pipeline.detector.tray == (20, 20, 600, 440)
+    finally:
+        worker.stop()
+        app.store.close()

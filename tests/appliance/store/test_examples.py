@@ -67,11 +67,11 @@ def test_a_store_of_the_previous_version_gets_the_taught_dice_in_place(tmp_path)
         s.record(game, {"announce": 31}, [])
         s.save_settings({"language": "de"})
     db = sqlite3.connect(tmp_path / FILENAME)
-    db.executescript("DROP TABLE examples; PRAGMA user_version = 2;")  # as version 2 wrote it
+    db.executescript("DROP TABLE examples; DROP TABLE images; PRAGMA user_version = 2;")  # as version 2 wrote it
     db.close()
     with Store.open(tmp_path) as s:
         assert s.notice is None and s.moved_to is None
-        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert s.setting("language") == "de" and len(s.unfinished().actions) == 1
         s.add_throws([throw(2)], "teach")
     with Store.open(tmp_path) as s:

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from vision.settle import SettleDetector
-from vision.sources import (FAULT_KINDS, CameraError, CameraFrozen, CameraMissing, CameraTimeout, LiveCamera,
-                            SourceClosed)
+from vision.sources import (FAULT_KINDS, CameraError, CameraFrozen, CameraMissing, CameraTimeout, ExposureUnsupported,
+                            LiveCamera, SourceClosed)
 from vision.synth import SyntheticTable
 
 
@@ -272,3 +272,57 @@ def test_a_missing_usb_camera_leaves_no_opencv_warn_lines_on_stderr(capfd):
             OpenCVDevice(97)
     err = capfd.readouterr().err
     assert "[ WARN" not in err and "cap_v4l" not in err
+
+
+# --- exposure and white balance, locked through the reader thread --------------------------------
+
+class LockingDevice(FakeDevice):
+    """A live camera that locks: it records which thread asked, and what it was fixed at."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.calls = []
+
+    def auto_exposure(self):
+        self.calls.append(("auto", threading.current_thread().name))
+
+    def lock_exposure(self):
+        self.calls.append(("lock", threading.current_thread().name))
+        return {"exposure": 99.0}
+
+    def use_exposure(self, values):
+        self.calls.append(("use", dict(values)))
+
+
+def test_the_live_camera_locks_in_its_reader_thread_and_locks_again_after_a_reconnection():
+    first, second = LockingDevice(plan={30: "unplug"}), LockingDevice()
+    with LiveCamera(Opener(first, second), name="cam", timeout=0.5, backoff=(0.05, 0.1)) as cam:
+        cam.auto_exposure()
+        assert cam.lock_exposure() == {"exposure": 99.0} and cam.exposure == {"exposure": 99.0}
+        assert first.calls == [("auto", "cam-reader"), ("lock", "cam-reader")]
+        end = time.monotonic() + 3
+        while not second.calls and time.monotonic() < end:
+            time.sleep(0.02)
+    assert second.calls[0] == ("use", {"exposure": 99.0})
+
+
+def test_a_saved_lock_is_applied_when_the_camera_opens():
+    dev = LockingDevice()
+    with LiveCamera(Opener(dev), timeout=0.5, exposure={"exposure": 42.0}) as cam:
+        cam.read()
+    assert dev.calls[0] == ("use", {"exposure": 42.0})
+
+
+def test_a_live_camera_whose_device_cannot_lock_says_so():
+    with LiveCamera(Opener(FakeDevice()), name="cam", timeout=0.5) as cam:
+        with pytest.raises(ExposureUnsupported, match="cam cannot fix"):
+            cam.lock_exposure()
+        assert cam.exposure is None
+
+
+def test_locking_a_camera_that_is_not_there_gives_up_after_the_timeout():
+    with LiveCamera(Opener(OSError("no camera")), timeout=0.2, backoff=(1.0, 1.0)) as cam:
+        start = time.monotonic()
+        with pytest.raises(CameraTimeout):
+            cam.lock_exposure()
+        assert time.monotonic() - start < 2.0

@@ -7,7 +7,7 @@ import types
 import numpy as np
 import pytest
 
-from vision.sources import CameraMissing, LiveCamera, PiCamera2Device
+from vision.sources import CameraMissing, ExposureUnsupported, LiveCamera, PiCamera2Device
 
 
 class FakeRequest:
@@ -86,3 +86,51 @@ def test_no_picamera2_is_a_missing_camera(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails as it does off the Pi
     with pytest.raises(CameraMissing, match="picamera2"):
         PiCamera2Device()
+
+
+# --- the guided setup locks exposure and white balance again ---------------------------------------
+
+METADATA = {"ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": (2.1, 1.6), "SensorTimestamp": 1}
+
+
+class MeteredPicamera2(FakePicamera2):
+    """The stand-in picamera2 whose frames carry exposure metadata and that lists its controls as
+    libcamera 0.5 does (the exposure modes)."""
+
+    camera_controls = {"ExposureTimeMode": (0, 1, 0), "AnalogueGainMode": (0, 1, 0), "AeEnable": (False, True, True)}
+
+    def capture_request(self, wait=None):
+        request = super().capture_request(wait)
+        request.get_metadata = lambda: dict(METADATA, SensorTimestamp=int(time.monotonic() * 1e9))
+        return request
+
+
+@pytest.fixture
+def pi_camera(monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=MeteredPicamera2))
+    dev = PiCamera2Device((640, 480), 30, timeout=0.5, warmup_s=0.0)
+    yield dev, MeteredPicamera2.instances[-1]
+    dev.close()
+
+
+def controls(cam) -> list[dict]:
+    return [c[1] for c in cam.calls if isinstance(c, tuple) and c[0] == "controls"]
+
+
+def test_the_pi_camera_goes_back_to_auto_then_locks_at_the_latest_frames_metadata(pi_camera):
+    dev, cam = pi_camera
+    dev.auto_exposure()
+    assert controls(cam)[-1] == {"AeEnable": True, "AwbEnable": True, "ExposureTimeMode": 0, "AnalogueGainMode": 0}
+    dev.read()
+    locked = dev.lock_exposure()
+    assert locked == {"ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": [2.1, 1.6]}
+    assert controls(cam)[-1] == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000, "AnalogueGain": 1.5,
+                                 "ColourGains": (2.1, 1.6)}
+    dev.use_exposure(locked)  # at the next start: the same controls again
+    assert controls(cam)[-1] == controls(cam)[-2]
+
+
+def test_a_pi_camera_without_exposure_metadata_cannot_lock(pi_camera):
+    dev, _cam = pi_camera
+    with pytest.raises(ExposureUnsupported, match="no exposure time"):
+        dev.lock_exposure()  # no frame read yet: nothing to lock at

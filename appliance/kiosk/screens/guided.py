@@ -1,0 +1,389 @@
+"""The guided setup on the kiosk: the tray, the light, the empty tray, the table's own dice.
+
+Opened at the kiosk's first start (no setup in the store yet), after a pulled plug that cut a setup
+short (it comes back at the step that was showing), and from the menu or the setup screen's button.
+Each step can be skipped (what was in force stays); "Later" leaves the setup, every step left as it
+is. Its saved state and what wins over the config: ``appliance.guided``.
+
+1. **The tray**: found in the live frame (``vision.tray.find_tray``), drawn on it; confirmed, found
+   again, or skipped.
+2. **The light**: the camera's auto exposure and white balance are let settle (SETTLE_S), then
+   locked (``CameraPipeline.exposure``); a camera that cannot says so.
+3. **The empty tray**: the reference picture, taken when nothing moves and no die lies there.
+4. **Your dice**: the players throw their own dice; each settled throw is shown and confirmed,
+   corrected on the hand entry (``HandScreen``) or thrown again; kept as taught dice
+   (``appliance.teaching.keep_throw``). After TEACH_THROWS (or "Finish") the adaptation is fitted
+   again and the screen says in words whether the table reads with it.
+
+The camera is ``app.camera`` (a ``CameraPipeline``, or anything with its ``feed``, ``state``,
+``last_settled``, ``calibrate`` and ``exposure``; None: no camera, and every step says so). Nothing
+here raises for the camera or the store: a fault is a message, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from appliance import guided
+from appliance.i18n import _
+from appliance.kiosk import guided_view
+from appliance.kiosk.screens import Screen
+
+log = logging.getLogger(__name__)
+
+SETTLE_S = 2.0  # s the camera's auto exposure and white balance get to settle before they are locked
+ANSWER_S = 6.0  # s the camera has to answer a lock before the step says it got none
+
+
+class GuidedScreen(Screen):
+    """The guided setup. progress: ``appliance.guided.Progress`` (the step showing); found: the tray
+    step's ``vision.tray.Found`` (None before a look); light: the light step's phase ("" | "auto" |
+    "settling" | "locking" | "locked" | "failed"), light_values what was locked, light_problem why it
+    failed (words); taken: the empty tray was taken; pending: (frame, reading) of a settled throw
+    awaiting its confirmation; dice: how many dice the players throw; fitting, decision: the
+    adaptation being fitted, and what came of it (words)."""
+
+    name = "guided"
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.progress = guided.Progress()
+        self.back_to = "setup"
+        # What the camera reads with now and what the config says (``configure``).
+        self.tray_area: guided.Area | None = None
+        self.reference = None
+        self.tray_stamp: list = guided.tray_stamp(None, (0, 0))
+        self.camera_stamp = ""
+        self.dice = 5
+        self._clear()
+
+    def _clear(self) -> None:
+        """Forget the step's own state (a new step, or the setup again)."""
+        self.notice = ""
+        self.found = None
+        self._look_due = False  # the tray step looks by itself once the camera gives a picture
+        self.light, self.light_values, self.light_problem = "", None, ""
+        self._future, self._until = None, 0.0
+        self.taken = False
+        self.pending = None
+        self.fitting, self.decision = "", ""
+
+    def configure(self, *, tray_area, reference, tray_stamp: list, camera_stamp: str) -> None:
+        """What the camera reads with (tray area, reference) and what of the config a confirmed
+        tray area and light lock are saved with (``appliance.guided.tray_stamp``, ``camera_stamp``)."""
+        self.tray_area, self.reference = tray_area, reference
+        self.tray_stamp, self.camera_stamp = tray_stamp, camera_stamp
+
+    # -- opening and leaving --------------------------------------------------------------------
+
+    def open(self, *, resume: bool = False) -> None:
+        """Show the setup: from its first step, or (``resume``) at the step a pulled plug cut short."""
+        saved = guided.progress(self.app.store) if resume else None
+        self.progress = saved if saved is not None and not saved.done else guided.Progress()
+        if self.app.screen not in (self.name, "hand"):
+            self.back_to = self.app.screen
+        session = self.app.session
+        if session is not None:  # the dice of the game being played, as they are thrown in it
+            self.dice = session.need.dice or len(session.last_roll or ()) or self.dice
+        self.app.screen = self.name
+        self._enter(self.progress.step)
+
+    def _enter(self, step: str) -> None:
+        self._clear()
+        self.progress.step = step
+        if step == guided.DONE:
+            self._leave()
+            return
+        if step == "teach" and self.progress.first_throw < 0:
+            self.progress.first_throw = self._last_throw()
+        self._save()
+        if step == "tray":
+            self._look_due = True
+            self.look(quiet=True)
+        elif step == "teach" and self.taught() >= guided.TEACH_THROWS:
+            self.finish("")  # the plug was pulled before the table learned from them: it learns now
+
+    def _next(self) -> None:
+        steps = guided.STEPS
+        i = steps.index(self.progress.step) if self.progress.step in steps else len(steps) - 1
+        self._enter(steps[i + 1] if i + 1 < len(steps) else guided.DONE)
+
+    def _leave(self) -> None:
+        self.progress.step = guided.DONE
+        self._save()
+        self.app.screen = self.back_to if self.back_to in self.app.screens else "setup"
+        if self.app.screen == "play" and (self.app.session is None or self.app.session.over):
+            self.app.screen = "over" if self.app.session is not None else "setup"
+
+    def back(self) -> None:
+        """Esc: leave the setup, every step not done as it is."""
+        self.later("")
+
+    # -- choices ----------------------------------------------------------------------------------
+
+    @property
+    def handlers(self):
+        own = {"confirm": self.confirm, "look": lambda _arg: self.look(), "lock": self.lock, "next": self.next,
+               "picture": self.picture, "dicecount": self.next_count, "right": self.right, "fixthrow": self.fix,
+               "again": self.again, "finish": self.finish, "skip": self.skip, "later": self.later,
+               "done": lambda _arg: self._leave()}
+        return {verb: self._afresh(fn) for verb, fn in own.items()}
+
+    def _afresh(self, fn):
+        """``fn`` with the notice of the last choice gone first (it was about that choice)."""
+        def run(arg: str) -> None:
+            self.notice = ""
+            fn(arg)
+        return run
+
+    def _say(self, text: str) -> None:
+        """A problem, said beside the instruction until the next choice (the screen's own message)."""
+        self.notice = text
+
+    def view(self):
+        return guided_view.view(self)
+
+    def skip(self, _arg: str) -> None:
+        """Skip the step: what is in force stays."""
+        self.progress.results[self.progress.step] = "skipped"
+        self._next()
+
+    def later(self, _arg: str) -> None:
+        """Leave the setup now: the steps not done stay as they are (the menu opens it again)."""
+        for step in guided.STEPS:
+            self.progress.results.setdefault(step, "skipped")
+        self._leave()
+
+    def next(self, _arg: str) -> None:
+        """On to the next step (after a lock or a picture)."""
+        self._next()
+
+    # -- 1. the tray ------------------------------------------------------------------------------
+
+    def look(self, quiet: bool = False) -> None:
+        """Look for the tray in the latest frame (``quiet``: without a word when there is none yet,
+        as the camera starts: ``tick`` looks again)."""
+        from vision.tray import find_tray
+
+        frame = self._frame(quiet)
+        if frame is not None:
+            self.found, self._look_due = find_tray(frame), False
+        elif not quiet:  # said: what was found before is no longer offered
+            self.found = None
+
+    def confirm(self, _arg: str) -> None:
+        """The tray found is the tray: the camera reads with it from now on, and it is kept."""
+        if self.found is None or self.found.area is None:
+            return
+        area = tuple(int(v) for v in self.found.area)
+        self.progress.results["tray"] = "confirmed"
+        if not self._save(**{guided.TRAY: guided.tray_text(area, self.tray_stamp)}):
+            self.progress.results.pop("tray")
+            return
+        self.tray_area = area
+        self._calibrate()
+        self._next()
+
+    # -- 2. the light -----------------------------------------------------------------------------
+
+    def lock(self, _arg: str) -> None:
+        """Let the camera's exposure and white balance settle, then lock them (``tick`` goes on)."""
+        if self.app.camera is None:
+            return
+        self.light, self.light_problem = "auto", ""
+        self._future, self._until = self.app.camera.exposure("auto"), self.app.clock() + ANSWER_S
+
+    def _light_tick(self, now: float) -> None:
+        future = self._future
+        if self.light in ("auto", "locking") and future is not None and not future.done():
+            if now > self._until:
+                future.cancel()
+                self._light_failed(TimeoutError("no answer"))
+            return
+        if self.light == "auto":
+            if future.exception() is not None:
+                self._light_failed(future.exception())
+                return
+            self.light, self._until = "settling", now + SETTLE_S
+        elif self.light == "settling" and now >= self._until:
+            self.light = "locking"
+            self._future, self._until = self.app.camera.exposure("lock"), now + ANSWER_S
+        elif self.light == "locking":
+            if future.exception() is not None:
+                self._light_failed(future.exception())
+                return
+            values = future.result()
+            self.progress.results["exposure"] = "locked"
+            if self._save(**{guided.EXPOSURE: guided.exposure_text(values, self.camera_stamp)}):
+                self.light, self.light_values = "locked", values
+                log.info("guided setup: the camera's light locked at %s", values)
+            else:
+                self.progress.results.pop("exposure")
+                self.light = ""
+
+    def _light_failed(self, exc: BaseException) -> None:
+        log.warning("guided setup: the light could not be locked: %s", exc)
+        self.light, self.light_problem = "failed", guided_view.light_problem(exc)
+
+    # -- 3. the empty tray ------------------------------------------------------------------------
+
+    def picture(self, _arg: str) -> None:
+        """Take the empty tray, when nothing moves and no die lies on it."""
+        camera = self.app.camera
+        if camera is None:
+            return
+        frame, dice, _ok, status = camera.feed()
+        if frame is None:
+            self._say(_("No picture from the camera: {status}").format(status=status))
+            return
+        if camera.state == "moving":
+            self._say(_("Something moves on the tray: wait until it is still"))
+            return
+        if dice:
+            self._say(_("Dice on the tray: take them off first"))
+            return
+        frame = frame.copy()
+        self.progress.results["reference"] = "taken"
+        try:
+            self.app.store.save_image(guided.REFERENCE, frame, {guided.PROGRESS: self.progress.to_text()})
+        except Exception:
+            log.exception("could not keep the empty tray")
+            self.progress.results.pop("reference", None)
+            self._say(_("The setup could not be saved: nothing changed"))
+            return
+        self.reference, self.taken = frame, True
+        self._calibrate()
+
+    # -- 4. the table's own dice ------------------------------------------------------------------
+
+    def expected(self) -> int | None:
+        """The dice the camera is to read now (the teach step), or None."""
+        return self.dice if self.progress.step == "teach" and not self.fitting and not self.decision else None
+
+    def next_count(self, _arg: str) -> None:
+        """The players throw one die more (6, then 1 again)."""
+        self.dice = self.dice % 6 + 1
+        self.pending = None
+
+    def taught(self) -> int:
+        """Throws taught in this setup's teach step."""
+        return max(0, self._last_throw() - self.progress.first_throw) if self.progress.first_throw >= 0 else 0
+
+    def settled(self, reading) -> None:
+        """A settled throw from the camera: shown for its confirmation (the teach step waiting)."""
+        if self.expected() is None or self.pending is not None:
+            return
+        image, last = self.app.camera.last_settled if self.app.camera is not None else (None, None)
+        if last is not reading or image is None:  # the camera moved on: the next throw will come
+            return
+        self.pending, self.notice = (image, reading), ""
+
+    def right(self, _arg: str) -> None:
+        """The throw was read right: keep it."""
+        if self.pending is not None and self.pending[1].ok:
+            self._keep(list(self.pending[1].values))
+
+    def fix(self, _arg: str) -> None:
+        """Correct the throw on the hand entry (it starts from what was read)."""
+        if self.pending is None:
+            return
+        read = list(self.pending[1].values) if self.pending[1].ok else [d.value for d in self.pending[1].dice]
+        self.app.hand.open(self.dice, read if len(read) == self.dice else None, replace=False, done=self._keep,
+                           back_to=self.name)
+
+    def again(self, _arg: str) -> None:
+        """Not this throw: the next one."""
+        self.pending = None
+
+    def _keep(self, values: list[int]) -> None:
+        from appliance import teaching
+        from vision.examples import LabelError
+
+        self.app.screen = self.name
+        if self.pending is None:
+            return
+        if self.app.store is None:
+            self._say(_("The setup could not be saved: nothing changed"))
+            return
+        image, _reading = self.pending
+        self.pending = None
+        try:
+            teaching.keep_throw(self.app.store, image, values, "teach")
+        except LabelError as exc:
+            log.info("guided setup: a taught throw not kept: %s", exc)
+            self._say(_("The table finds another number of dice there: throw again"))
+            return
+        except Exception:
+            log.exception("guided setup: a taught throw could not be kept")
+            self._say(_("The setup could not be saved: nothing changed"))
+            return
+        if self.taught() >= guided.TEACH_THROWS:
+            self.finish("")
+
+    def finish(self, _arg: str) -> None:
+        """Enough throws: the table learns from them (fitted at the next tick, after the screen says so)."""
+        if self.app.store is not None and not self.decision:
+            self.fitting, self.pending = "asked", None
+
+    def _fit(self) -> None:
+        from appliance import teaching
+
+        try:
+            fitted = teaching.refit(self.app.store)
+        except Exception:
+            log.exception("guided setup: the adaptation could not be fitted")
+            self.fitting, self.decision = "", guided_view.not_learned()
+            return
+        if self.app.hooks.adapted is not None:
+            self.app.hooks.adapted(fitted.adaptation)
+        self.progress.results["teach"] = "taught"
+        self._save()
+        self.fitting, self.decision = "", guided_view.decision(fitted, self.taught())
+
+    # -- every frame --------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Once a frame: the tray is looked for once the camera gives a picture, the light step's lock
+        goes on, the adaptation is fitted once asked and shown."""
+        if self._look_due and self.progress.step == "tray":
+            self.look(quiet=True)
+        if self.light in ("auto", "settling", "locking"):
+            self._light_tick(self.app.clock())
+        if self.fitting == "asked":
+            self.fitting = "shown"  # drawn once, saying so, before the fit holds the screen
+        elif self.fitting == "shown":
+            self._fit()
+
+    # -- the camera and the store -------------------------------------------------------------------
+
+    def _frame(self, quiet: bool = False):
+        """The latest camera frame ((H, W, 3) uint8 BGR), or None with the problem said (unless ``quiet``)."""
+        if self.app.camera is None:
+            return None
+        frame, _dice, _ok, status = self.app.camera.feed()
+        if frame is None and not quiet:
+            self._say(_("No picture from the camera: {status}").format(status=status))
+        return frame
+
+    def _calibrate(self) -> None:
+        if self.app.camera is not None:
+            self.app.camera.calibrate(self.tray_area, self.reference)
+
+    def _last_throw(self) -> int:
+        try:
+            return self.app.store.count_examples()[2] if self.app.store is not None else 0
+        except Exception:
+            log.exception("the taught dice could not be counted")
+            return 0
+
+    def _save(self, **more: str) -> bool:
+        """Keep the progress (and ``more`` settings) in one commit; False, said, when the store cannot."""
+        if self.app.store is None:
+            return True
+        try:
+            guided.save_progress(self.app.store, self.progress, **more)
+        except Exception:
+            log.exception("could not save the guided setup")
+            self._say(_("The setup could not be saved: nothing changed"))
+            return False
+        return True

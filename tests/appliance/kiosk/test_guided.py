@@ -1,0 +1,317 @@
+"""The guided setup on the kiosk: its steps in order, each kept in the store as it is confirmed, each
+skippable (what was in force stays), the teach step's throws confirmed, corrected or refused, a
+restart that comes back at the step it was on, and bad frames or a camera gone mid-setup said
+clearly, changing nothing."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from appliance import guided
+from appliance.kiosk.app import App
+from appliance.store import Store
+from vision.sources import ExposureUnsupported
+
+
+def ids(app) -> list[str]:
+    return [c.id for c in app.view().choices if c.style != "disabled"]
+
+
+def settle_light(app) -> None:
+    """The light step after Lock: the camera's auto settles, then the lock comes back."""
+    from appliance.kiosk.screens.guided import SETTLE_S
+
+    app.tick()
+    app.now[0] += SETTLE_S + 0.1
+    app.tick()
+    app.tick()
+
+
+def teach(app, camera, values, seed=0) -> None:
+    app.on_reading(camera.throw(values, seed=seed))
+
+
+def test_a_first_start_is_due_a_setup_and_a_finished_one_is_not(guided_table):
+    app, _camera, store = guided_table
+    assert guided.due(store) and not guided.due(None)
+    app.open_guided(resume=True)
+    assert app.screen == "guided" and app.guided.progress.step == "tray"
+    app.choose("later")
+    assert app.screen == "setup" and not guided.due(store)
+    assert guided.progress(store).results == dict.fromkeys(guided.STEPS, "skipped")
+
+
+def test_the_steps_come_in_order_and_each_is_kept_as_it_is_confirmed(guided_table, empty_tray):
+    app, camera, store = guided_table
+    _frame, truth = empty_tray
+    app.open_guided()
+    assert app.view().tray is not None and "confirm" in ids(app)  # found at once, drawn on the frame
+    app.choose("confirm")
+    area = json.loads(store.setting(guided.TRAY))["area"]
+    assert camera.calibrated[-1] == (tuple(area), None) and app.guided.progress.step == "exposure"
+    assert abs(area[0] - truth[0]) < 12 and abs(area[2] - truth[2]) < 24
+    app.choose("lock")
+    settle_light(app)
+    assert camera.asked == ["auto", "lock"] and "8.0 ms" in app.view().prompt
+    assert json.loads(store.setting(guided.EXPOSURE))["values"]["ExposureTime"] == 8000
+    app.choose("next")
+    app.choose("picture")
+    assert np.array_equal(store.image(guided.REFERENCE), camera.frame) and camera.calibrated[-1][1] is not None
+    app.choose("next")
+    assert app.guided.progress.step == "teach" and app.camera_dice == 5  # the camera reads five dice now
+    for k in range(guided.TEACH_THROWS):
+        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
+        assert app.view().dice == [1, 2, 3, 4, 5]
+        app.choose("right")
+    assert app.guided.fitting  # six throws: the table learns, saying so first
+    app.tick(), app.tick()
+    assert store.count_examples()[0] == guided.TEACH_THROWS and "Checked on your throws" in app.view().prompt
+    app.choose("done")
+    saved = guided.progress(store)
+    assert saved.done and saved.results == {"tray": "confirmed", "exposure": "locked", "reference": "taken",
+                                            "teach": "taught"}
+    assert app.screen == "setup"
+
+
+def test_a_skipped_step_keeps_what_was_in_force(guided_table):
+    app, camera, store = guided_table
+    app.open_guided()
+    for _step in guided.STEPS:
+        app.choose("skip")
+    assert app.screen == "setup" and camera.calibrated == [] and camera.asked == []
+    assert store.setting(guided.TRAY) is None and store.setting(guided.EXPOSURE) is None
+    assert store.image(guided.REFERENCE) is None and store.count_examples() == (0, 0, 0)
+    assert guided.progress(store).results == dict.fromkeys(guided.STEPS, "skipped")
+
+
+def to_teach(app) -> None:
+    app.open_guided()
+    for _step in ("tray", "exposure", "reference"):
+        app.choose("skip")
+
+
+def test_a_throw_read_wrong_is_corrected_on_the_hand_entry_and_kept_with_the_values_entered(guided_table):
+    app, camera, store = guided_table
+    to_teach(app)
+    app.guided.dice = 2
+    teach(app, camera, (6, 3))
+    app.choose("fixthrow")
+    assert app.screen == "hand" and app.hand.dice == [3, 6]  # it starts from what was read
+    app.choose("back")
+    assert app.screen == "guided" and app.guided.pending is not None  # Cancel: the throw is still asked about
+    app.choose("fixthrow")
+    app.select(6), app.select(4)  # digits set the dice: "6 4"
+    app.choose("handok")
+    assert app.screen == "guided" and app.guided.pending is None and app.guided.taught() == 1
+    _crops, labels, _throws = store.examples()
+    assert sorted(v for v in labels if v) == [4, 6]
+
+
+def test_a_throw_refused_is_not_kept_and_the_next_one_is_asked_for(guided_table):
+    app, camera, store = guided_table
+    to_teach(app)
+    teach(app, camera, (1, 2, 3, 4, 5))
+    app.choose("again")
+    assert app.guided.pending is None and store.count_examples() == (0, 0, 0) and "dicecount" in ids(app)
+
+
+def test_a_throw_whose_dice_are_counted_otherwise_is_not_kept_and_said(guided_table):
+    app, camera, store = guided_table
+    to_teach(app)
+    teach(app, camera, (1, 2, 3, 4, 5))
+    app.choose("fixthrow")
+    app.hand.dice = [1, 2, 3, 4]  # four values for the five dice on the tray
+    app.choose("handok")
+    assert store.count_examples() == (0, 0, 0) and "another number of dice" in app.guided.notice
+
+
+def test_too_few_throws_teach_nothing_and_say_so(guided_table):
+    app, camera, store = guided_table
+    to_teach(app)
+    assert "finish" not in ids(app)  # nothing to learn from yet
+    teach(app, camera, (1, 2, 3, 4, 5))
+    app.choose("right")
+    app.choose("finish")
+    app.tick(), app.tick()
+    assert "1 throw taught: too few to learn from (at least 4)" in app.view().prompt
+    assert ids(app) == ["done"]
+
+
+def test_a_restart_mid_setup_comes_back_at_the_step_it_was_on(tmp_path, make_camera):
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=make_camera())
+        app.open_guided(resume=True)
+        app.choose("confirm")
+        app.choose("skip")  # the light
+        assert app.guided.progress.step == "reference"
+        # the plug is pulled here
+    with Store.open(tmp_path) as store:
+        assert guided.due(store)
+        app = App(store=store, camera=make_camera())
+        app.open_guided(resume=True)
+        assert app.screen == "guided" and app.guided.progress.step == "reference"
+        assert app.guided.progress.results == {"tray": "confirmed", "exposure": "skipped"}
+        assert guided.tray_area(store, None, (0, 0)) is not None  # as the setup was configured
+        app.choose("picture")
+        app.choose("next")
+        app.choose("later")
+        assert not guided.due(store) and store.image(guided.REFERENCE) is not None
+
+
+def test_the_menu_opens_the_setup_from_the_start_and_it_returns_to_the_game(guided_table):
+    app, _camera, _store = guided_table
+    app.players = ["Ann", "Bo"]
+    app.setup.seats = ["Ann", "Bo"]
+    app.setup.game_kind = "yacht"
+    assert app.start_game()
+    app.choose("menu")
+    app.choose("guided")
+    assert app.screen == "guided" and app.guided.progress.step == "tray" and app.guided.dice == 5
+    app.choose("later")
+    assert app.screen == "menu"
+
+
+def test_a_frame_without_a_tray_says_why_and_offers_no_confirmation(guided_table):
+    app, camera, store = guided_table
+    camera.frame = np.full((480, 640, 3), 128, np.uint8)  # a plain wall: no tray edge in view
+    app.open_guided()
+    assert app.view().prompt == "No tray found: the plain area fills the whole picture"
+    assert "confirm" not in ids(app)
+    app.choose("confirm")  # a stale tap changes nothing
+    assert store.setting(guided.TRAY) is None and camera.calibrated == []
+
+
+def test_the_camera_gone_mid_setup_is_said_and_changes_nothing(guided_table):
+    app, camera, store = guided_table
+    app.open_guided()
+    camera.gone("No camera found")
+    app.choose("look")
+    assert app.guided.notice == "No picture from the camera: No camera found" and "confirm" not in ids(app)
+    app.choose("skip")
+    app.choose("lock")
+    settle_light(app)
+    assert app.view().prompt == "No answer from the camera: the light stays as it was"
+    app.choose("skip")
+    app.choose("picture")
+    assert app.guided.notice.startswith("No picture from the camera")
+    assert store.setting(guided.TRAY) is None and store.setting(guided.EXPOSURE) is None
+    assert store.image(guided.REFERENCE) is None and camera.calibrated == []
+
+
+def test_a_camera_that_cannot_lock_its_light_says_so_and_the_step_is_skipped(guided_table):
+    app, camera, store = guided_table
+    camera.lock = ExposureUnsupported("TrialSource has no exposure to lock")
+    app.open_guided()
+    app.choose("skip")
+    app.choose("lock")
+    settle_light(app)
+    assert app.view().prompt == "This camera cannot fix its light: it keeps adjusting by itself"
+    assert ids(app)[:2] == ["lock", "skip"]
+    app.choose("skip")
+    assert app.guided.progress.step == "reference" and store.setting(guided.EXPOSURE) is None
+
+
+def test_a_lock_that_never_answers_gives_up(guided_table):
+    from concurrent.futures import Future
+
+    from appliance.kiosk.screens.guided import ANSWER_S
+
+    app, camera, _store = guided_table
+    camera.exposure = lambda action: Future()  # never done
+    app.open_guided()
+    app.choose("skip")
+    app.choose("lock")
+    app.now[0] += ANSWER_S + 1
+    app.tick()
+    assert app.guided.light == "failed"
+
+
+def test_the_empty_tray_is_refused_while_something_moves_or_dice_lie_there(guided_table):
+    app, camera, store = guided_table
+    app.open_guided()
+    app.choose("skip"), app.choose("skip")
+    camera.state = "moving"
+    app.choose("picture")
+    assert app.guided.notice == "Something moves on the tray: wait until it is still"
+    camera.state, camera.dice = "still", (object(),)
+    app.choose("picture")
+    assert app.guided.notice == "Dice on the tray: take them off first"
+    assert store.image(guided.REFERENCE) is None and not app.guided.taken
+
+
+def test_a_store_that_cannot_write_changes_nothing_and_says_so(guided_table, monkeypatch):
+    app, camera, store = guided_table
+    app.open_guided()
+
+    def full(*_a, **_k):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(store, "save_settings", full)
+    app.choose("confirm")
+    assert app.guided.notice == "The setup could not be saved: nothing changed"
+    assert app.guided.progress.step == "tray" and camera.calibrated == [] and "tray" not in app.guided.progress.results
+
+
+def test_without_a_camera_every_step_says_so_and_can_be_skipped(tmp_path):
+    with Store.open(tmp_path) as store:
+        app = App(store=store)
+        app.open_guided(resume=True)
+        for _step in guided.STEPS:
+            assert app.view().prompt == "No camera: this step needs one" and ids(app) == ["skip", "later"]
+            app.choose("skip")
+        assert app.screen == "setup"
+
+
+def test_a_setup_without_a_store_walks_through_but_keeps_nothing(make_camera):
+    camera = make_camera()
+    app = App(camera=camera)
+    app.open_guided()
+    app.choose("confirm")
+    assert camera.calibrated and app.guided.progress.step == "exposure"
+    app.choose("skip"), app.choose("skip")
+    teach(app, camera, (1, 2, 3, 4, 5))
+    app.choose("right")
+    assert app.guided.notice == "The setup could not be saved: nothing changed"
+
+
+@pytest.mark.parametrize("config_then, config_now, size_now, wins", [
+    (None, None, (640, 480), "setup"), ((10, 10, 600, 400), (10, 10, 600, 400), (640, 480), "setup"),
+    (None, (20, 20, 500, 400), (640, 480), "config"), ((10, 10, 600, 400), None, (640, 480), "config"),
+    (None, None, (1280, 720), "config")])  # another frame size: the setup's px are another frame's
+def test_the_setups_tray_wins_over_the_config_unless_the_config_was_edited_after(tmp_path, config_then, config_now,
+                                                                                   size_now, wins):
+    with Store.open(tmp_path) as store:
+        store.save_settings({guided.TRAY: guided.tray_text((30, 26, 580, 424), guided.tray_stamp(config_then,
+                                                                                                  (640, 480)))})
+        area = guided.tray_area(store, config_now, size_now)
+        assert area == ((30, 26, 580, 424) if wins == "setup" else config_now)
+        if wins == "config":  # the setup's is forgotten: the config wins from now on, even if put back
+            assert guided.tray_area(store, config_then, (640, 480)) == config_then
+
+
+def test_the_light_lock_is_used_only_with_the_camera_it_was_locked_on(tmp_path):
+    stamp = guided.camera_stamp("picamera", (640, 480), "auto")
+    with Store.open(tmp_path) as store:
+        store.save_settings({guided.EXPOSURE: guided.exposure_text({"ExposureTime": 8000}, stamp)})
+        assert guided.exposure(store, stamp) == {"ExposureTime": 8000}
+        assert guided.exposure(store, guided.camera_stamp("picamera", (640, 480), 9000)) is None  # edited config
+        assert guided.exposure(store, stamp) is None  # and forgotten
+
+
+def test_saved_progress_that_does_not_parse_starts_the_setup_afresh(tmp_path):
+    with Store.open(tmp_path) as store:
+        for bad in ("{", '{"step": "somewhere"}', "[]", '{"results": {}}'):
+            store.save_settings({guided.PROGRESS: bad})
+            assert guided.progress(store) is None and guided.due(store)
+
+
+def test_at_a_first_start_the_tray_is_looked_for_once_the_camera_gives_a_picture(guided_table):
+    app, camera, _store = guided_table
+    frame, camera.frame = camera.frame, None  # the camera is still starting
+    app.open_guided(resume=True)
+    assert app.guided.found is None and app.guided.notice == ""  # nothing to say yet
+    camera.frame = frame
+    app.tick()
+    assert app.guided.found.area is not None and "confirm" in ids(app)

@@ -1,0 +1,131 @@
+"""Every screen of the guided setup, in every language, at the 7-inch display's 800x480 and a TV's
+1920x1080: no text a player reads under 20 px (at 800x480; scaled alike at 1920x1080), none cut
+short, every touch target a finger wide. With DICETABLE_SHOTS=DIR the screens are saved there as
+PNGs, to be looked at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pygame
+import pytest
+
+from appliance import i18n
+from appliance.kiosk import guided_view
+from appliance.kiosk import theme as th
+from appliance.kiosk.draw import CameraFeed, draw
+from vision.adapt import Fitted
+from vision.reading import unreadable
+from vision.sources import ExposureUnsupported
+
+SIZES = [(800, 480), (1920, 1080)]
+FINGER = 56  # design px: the least side of a touch target (as tests/appliance/kiosk/test_render.py)
+
+
+def tour(app, camera, show) -> None:
+    """The guided setup through every step and phase, ``show(name)`` at each."""
+    import numpy as np
+
+    from appliance.kiosk.screens.guided import SETTLE_S
+
+    app.open_guided()
+    show("tray-found")
+    frame = camera.frame
+    camera.frame = np.full_like(frame, 128)
+    app.choose("look")
+    show("tray-none")
+    camera.gone("No camera found")
+    app.choose("look")
+    show("tray-no-picture")
+    camera.frame, camera.ok, camera.status, camera.lock = frame, True, "Tray empty", {
+        "ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": [2.1, 1.6]}
+    app.choose("look")
+    app.choose("confirm")
+    show("light")
+    app.choose("lock")
+    app.tick()
+    show("light-settling")
+    app.now[0] += SETTLE_S + 0.1
+    app.tick(), app.tick()
+    show("light-locked")
+    app.guided.light_values = {"exposure": 156.0, "wb_temperature": 4600.0}
+    show("light-locked-webcam")
+    camera.lock = ExposureUnsupported("no")
+    app.choose("lock")
+    app.tick()
+    show("light-failed")
+    app.choose("skip")
+    show("reference")
+    camera.state = "moving"
+    app.choose("picture")
+    show("reference-moving")
+    camera.state = "empty"
+    app.choose("picture")
+    show("reference-taken")
+    app.choose("next")
+    show("teach")
+    app.on_reading(camera.throw((6, 5, 4, 2, 1)))
+    show("teach-read")
+    app.choose("fixthrow")
+    show("teach-hand")
+    app.choose("back")
+    app.choose("again")
+    image, reading = camera.last_settled
+    lost = unreadable("expected 5 dice, found 4", reading.dice[:4], "count")
+    camera.last_settled = (image, lost)
+    app.on_reading(lost)
+    show("teach-unreadable")
+    app.choose("again")
+    app.guided.fitting = "asked"
+    show("teach-fitting")
+    app.guided.fitting = ""
+    for name, fitted, taught in (("used", Fitted(object(), "", (4, 20, 0), (6, 29, 0), 6), 6),
+                                 ("not-used", Fitted(None, "", (6, 30, 0), (6, 30, 0), 6), 6),
+                                 ("too-few", Fitted(None, ""), 3)):
+        app.guided.decision = guided_view.decision(fitted, taught)
+        show(f"teach-decided-{name}")
+    app.choose("done")
+    show("setup")
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    app.choose("menu")
+    show("menu")
+    app.camera = None
+    app.open_guided()
+    show("no-camera")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, text_sizes, lang, size):
+    app, camera, _store = guided_table
+    app.players = ["Ann", "Bo", "Cy"]
+    app.setup.seats = list(app.players)
+    i18n.set_language(lang)
+    surface, theme = pygame.Surface(size), th.Theme(*size)
+    shots = os.environ.get("DICETABLE_SHOTS")
+    shown: list[str] = []
+    problems: list[str] = []
+
+    def show(name: str) -> None:
+        app.tick()
+        text_sizes.drawn.clear()
+        hits = draw(surface, app.view(), theme, CameraFeed(*camera.feed()))
+        problems.extend(f"{name}: {cid} is {rect.size}" for rect, cid in hits
+                        if min(rect.size) < theme.px(FINGER) - 1 and not cid.startswith(("die:", "dismiss")))
+        small = text_sizes.small(size)
+        if name in ("setup", "menu"):  # screens of their own: here only their way into the setup
+            small = [p for p in small if i18n._("Set up the table") in p]
+        problems.extend(f"{name}: {p}" for p in small)
+        shown.append(name)
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            pygame.image.save(surface, str(Path(shots) / f"{lang}-{size[0]}x{size[1]}-{len(shown):02d}-{name}.png"))
+
+    try:
+        tour(app, camera, show)
+    finally:
+        i18n.set_language("en")
+    assert len(shown) == 22
+    assert not problems, "\n".join(problems)
