@@ -54,7 +54,8 @@ def test_a_bad_config_fails_naming_the_key_and_the_rest_still_run(conf, capsys):
     code, parts = selftest(capsys, "--config", str(path), "--only", "config,state,fonts")
     assert code == 1
     assert parts["config"][0] == "FAIL" and "gpio.reveal_pin" in parts["config"][1]
-    assert parts["fonts"][0] == "ok" and parts["state"][0] in ("ok", "FAIL")
+    # The state check still runs, on the default state directory (whatever this machine holds there).
+    assert parts["fonts"][0] == "ok" and parts["state"][0] in ("ok", "warn", "FAIL")
 
 
 def test_a_camera_without_frames_fails(conf, capsys, tmp_path):
