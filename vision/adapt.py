@@ -13,7 +13,9 @@ head that learned nothing reads as the shipped model does; the probability of a 
 shipped share. Fitting is a few hundred accelerated gradient steps (well under a second for
 thousands of crops).
 
-The check: the taught throws are dealt, seeded and by throw (a throw's dice are never on both
+Taught values that contradict what the shipped model reads surely, on more than a quarter of the
+taught dice (``CONTRADICTED_AT_MOST``), are taken for wrong labels: no adaptation, and the reason
+says to check the values. The check: the taught throws are dealt, seeded and by throw (a throw's dice are never on both
 sides), into ``FOLDS`` folds; each fold is held aside in turn and read by heads fitted on the
 others, so every taught throw is read once by heads that never saw it. The heads (then fitted on
 all the throws) are used only when those held-aside readings are at least as good as the shipped
@@ -41,6 +43,11 @@ from vision.faces import CLASSES, COCKED, CROP, NOT_A_FACE, crops, softmax
 MIN_THROWS = 4  # fewer taught throws than this leave too little to fit and to hold aside
 FOLDS = 4  # every taught throw is held aside once, in one of this many seeded folds
 MIN_NOT_A_DIE = 20  # "not a die" crops (and dice) needed before the face head is fitted
+# Taught values that contradict what the shipped model reads surely: a few are the misreads a table
+# is taught to mend; more than this share of the taught dice are wrong labels (a die corrected to
+# the wrong value again and again), which the held-aside check cannot see, as it scores against
+# the same labels.
+CONTRADICTED_AT_MOST = 0.25
 # The heads' ridge penalties tried (on standardised embeddings): ten taught throws are a few dozen
 # crops against 96 numbers each, so the penalty must be strong; the check picks one.
 L2_CHOICES = (1.0, 10.0)
@@ -241,6 +248,14 @@ def _score(pr: np.ndarray, labels: np.ndarray, throws: np.ndarray, sure_at: floa
     return throws_right, int(right.sum()), -int(surely_wrong.sum())
 
 
+def _contradicted(pr: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
+    """How many taught dice (label 1-6) the (N, CLASSES) probabilities read surely as another value
+    (a readable face, its likeliest value another, at least ``sure_at`` likely given a face)."""
+    value = np.argmax(pr[:, 1:COCKED], axis=1) + 1
+    sure = pr[:, 1:COCKED].max(axis=1) / np.maximum(1.0 - pr[:, NOT_A_FACE], 1e-12) >= sure_at
+    return int(((labels > 0) & (pr[:, NOT_A_FACE] < 0.5) & sure & (value != labels)).sum())
+
+
 def folds(throws: np.ndarray, seed: int = 0, k: int = FOLDS) -> np.ndarray:
     """(N,) int: the fold of each crop's throw (of the (N,) int ``throws``): the throws in a seeded
     order dealt round ``k`` folds, so a throw's crops always share a fold."""
@@ -313,6 +328,12 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", sure_at:
     adapted = tried[l2]
     figures = (f"each of {n_throws} throws held aside once: shipped {shipped[0]} throws / {shipped[1]} crops "
                f"right / {-shipped[2]} surely wrong, adapted {adapted[0]} / {adapted[1]} / {-adapted[2]}")
+    dice = int((lab > 0).sum())
+    contradicted = _contradicted(softmax(logits), lab, sure_at)
+    if contradicted >= 3 and contradicted > CONTRADICTED_AT_MOST * dice:
+        return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
+                      "model reads surely (check the values taught): the shipped model reads", shipped, shipped,
+                      n_throws, time.perf_counter() - t0)
     worse = any(a < b for a, b in zip(adapted, shipped))
     # A tie is no evidence that it helps: where the shipped model already reads the taught throws, a
     # head fitted on a few dozen crops can still move readings it was never shown (never worse first).

@@ -85,6 +85,24 @@ def test_an_adaptation_that_reads_the_held_aside_throws_no_better_is_never_used(
     assert result.adapted == result.shipped
 
 
+def test_taught_values_that_contradict_many_sure_readings_are_taken_for_wrong_labels():
+    # Every die taught one value off (a wrong manifest, a value corrected wrongly again and again):
+    # the held-aside check scores against the same wrong labels, so this rule must refuse it.
+    examples = taught(12, not_dice=0)
+    wrong = Examples(examples.crops, (examples.labels % 6) + 1, examples.throws)
+    result = fit(SureFaces(), wrong)
+    assert result.adaptation is None
+    assert "contradict 60 of the 60 taught dice" in result.reason and "check the values" in result.reason
+
+
+def test_a_few_taught_values_against_sure_readings_are_misreads_to_mend_and_go_to_the_check():
+    examples = taught(12, not_dice=0)
+    labels = examples.labels.copy()
+    labels[:5] = labels[:5] % 6 + 1  # one throw corrected: 5 of 60 dice
+    result = fit(SureFaces(), Examples(examples.crops, labels, examples.throws))
+    assert "contradict" not in result.reason and "held aside" in result.reason
+
+
 def test_every_taught_throw_is_held_aside_once_and_a_throw_never_straddles_folds():
     examples = taught(10)
     fold = folds(examples.throws, seed=3)
