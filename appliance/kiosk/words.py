@@ -67,6 +67,14 @@ def refusal_text(error: dict) -> str:
     return _("Not allowed now: {reason}").format(reason=table.refusal(error))
 
 
+def setup_refusal_text(kind: str, error: dict) -> str:
+    """The engine's refusal of a setup of game ``kind`` (its ``SetupError``'s ``code`` and ``facts``
+    in one dict) as the message line says it, in the table's language: "Cannot start: Mäxle is for
+    2-20 players". The engine's English reason goes to the journal only."""
+    table = find_table(kind)() if kind in kinds() else Table()
+    return _("Cannot start: {reason}").format(reason=table.setup_refusal(error))
+
+
 def waiting_for(need) -> str:
     """What the table must do now instead of what it tried (a roll, an extra button), in words."""
     return waiting_words(need.kind, need.player)

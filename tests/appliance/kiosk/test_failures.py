@@ -1,0 +1,88 @@
+"""What the kiosk says when something fails under the game (the engine refuses a setup, the store
+fails, the kiosk has a bug): what happened and what the table can do, in the kiosk's language, in a
+player's words. The English detail (the engine's reason, SQLite's or the disk's error, the
+exception) goes to the journal only."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+
+from appliance import i18n
+from appliance.games import GAMES, SETUP_REFUSALS
+from appliance.kiosk.app import App
+from appliance.kiosk.words import setup_refusal_text
+
+# Words the kiosk's texts may share with English: names (players, games) and a key's label.
+NAMES = {"Mäxle", "Yacht", "Biscuit", "Esc", "Ann", "Bo", "Cy"}
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    i18n.set_language("en")
+
+
+def in_every_language(provoke) -> dict[str, str]:
+    """``provoke(lang)`` run with each language active; what it returns (the kiosk's text) by language."""
+    said = {}
+    for lang in i18n.LANGUAGES:
+        i18n.set_language(lang)
+        said[lang] = provoke(lang)
+    i18n.set_language("en")
+    return said
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-zÄäÖöÜü]{3,}", text)) - NAMES
+
+
+def assert_translated_without(said: dict[str, str], *details: str) -> None:
+    """Each language's text is there, quotes none of ``details`` (the English detail) and, but for
+    English, is translated: not one of the English text's words in it."""
+    for lang, text in said.items():
+        assert text, lang
+        for detail in details:
+            assert detail.lower() not in text.lower(), (lang, detail, text)
+        if lang != "en":
+            assert not words(text) & words(said["en"]), (lang, text)
+
+
+def assert_logged(caplog, *details: str) -> None:
+    journal = "\n".join(r.getMessage() + (r.exc_text or "") for r in caplog.records)
+    for detail in details:
+        assert detail in journal, detail
+
+
+# -- a setup the engine refuses ------------------------------------------------------------------
+
+@pytest.mark.parametrize("seats, rules, detail", [
+    (["Ann", "Ann", "Bo"], {}, "names must be distinct"),
+    (["Ann", "Bo"], {"maexle": {"limit": 0}}, "rules.limit = 0: must be"),
+], ids=["seated-twice", "bad-house-rule"])
+def test_a_setup_the_engine_refuses_says_why_in_every_language_and_the_engines_english_goes_to_the_journal(
+        seats, rules, detail, caplog):
+    def provoke(lang):
+        app = App(players=list(seats), rules=rules, clock=lambda: 0.0)
+        app.setup.game_kind = "maexle"
+        assert not app.start_game() and app.session is None and app.screen == "setup"
+        return app.message
+
+    with caplog.at_level(logging.WARNING, logger="appliance.kiosk.app"):
+        said = in_every_language(provoke)
+    assert_translated_without(said, detail, "rules.", "players:", "must be")
+    assert said["en"] in ("Cannot start: Ann is seated twice: change one name",
+                          "Cannot start: a house rule in the settings is wrong. Call the staff.")
+    assert_logged(caplog, detail)
+
+
+@pytest.mark.parametrize("lang", ["de", "lv", "ru"])
+def test_every_setup_refusal_code_is_worded_for_every_game_in_every_language(lang):
+    english = {(game, code): setup_refusal_text(game, {"code": code, "player": "Ann"})
+               for game in GAMES for code in SETUP_REFUSALS}
+    i18n.set_language(lang)
+    for (game, code), text in english.items():
+        said = setup_refusal_text(game, {"code": code, "player": "Ann"})
+        assert said != text and not words(said) & words(text), (game, code, said)
