@@ -138,6 +138,10 @@ class StoreError(OSError):
     ``read_log``, the saved games cannot be read. ``strerror`` is the message."""
 
 
+# What a store's write may raise when the disk is full, gone or damaged (a StoreError is an OSError).
+STORE_ERRORS = (sqlite3.Error, OSError)
+
+
 @dataclass(frozen=True)
 class SavedGame:
     """An unfinished game as saved.

@@ -35,8 +35,9 @@ from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
-from appliance.kiosk.words import announcements, problem_text, setup_refusal_text, waiting_for
+from appliance.kiosk.words import announcements, problem_text, setup_refusal_text, unsaved, waiting_for
 from appliance.session import Outcome, Session, counts_total
+from appliance.store import STORE_ERRORS
 from appliance.table import find_table
 from appliance.table.base import Announcement, View
 
@@ -243,6 +244,10 @@ class App:
         except SetupError as exc:  # the engine's English reason to the journal, its code in words on screen
             log.warning("cannot start %s: %s", kind, exc)
             self.say(setup_refusal_text(kind, {"code": exc.code, **exc.facts}))
+            return False
+        except STORE_ERRORS:  # the store cannot keep the new game: no game that would not survive a restart
+            log.exception("could not save the new %s game", kind)
+            self.say(unsaved())
             return False
         self._keep_winner_screen(False)
         self._cap(self.session)

@@ -30,7 +30,7 @@ def problem_text(problem) -> str:
     if code == "refused":
         return refusal_text(problem.refusal)
     if code == "unsaved":
-        return _("Could not save the game: {error}").format(error=problem.reason)
+        return unsaved()
     if code == "not_now":
         return _("Not now: {what}").format(what=waiting_for(problem.need))
     if code == "unreadable" and problem.reading.kind in RETHROW:
@@ -73,6 +73,14 @@ def setup_refusal_text(kind: str, error: dict) -> str:
     2-20 players". The engine's English reason goes to the journal only."""
     table = find_table(kind)() if kind in kinds() else Table()
     return _("Cannot start: {reason}").format(reason=table.setup_refusal(error))
+
+
+def unsaved() -> str:
+    """What the message line says when the store cannot keep the game (the disk is full, gone or
+    damaged): the table cannot play on without it. The store's English error goes to the journal."""
+    # TRANSLATORS: the kiosk's storage (its SD card) refused to save the game;
+    # the move did not count.
+    return _("The game could not be saved: the storage is full or broken. Call the staff.")
 
 
 def waiting_for(need) -> str:

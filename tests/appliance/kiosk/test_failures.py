@@ -14,6 +14,7 @@ from appliance import i18n
 from appliance.games import GAMES, SETUP_REFUSALS
 from appliance.kiosk.app import App
 from appliance.kiosk.words import setup_refusal_text
+from appliance.store import Store
 
 # Words the kiosk's texts may share with English: names (players, games) and a key's label.
 NAMES = {"Mäxle", "Yacht", "Biscuit", "Esc", "Ann", "Bo", "Cy"}
@@ -86,3 +87,62 @@ def test_every_setup_refusal_code_is_worded_for_every_game_in_every_language(lan
     for (game, code), text in english.items():
         said = setup_refusal_text(game, {"code": code, "player": "Ann"})
         assert said != text and not words(said) & words(text), (game, code, said)
+
+
+# -- a store that cannot save -------------------------------------------------------------------
+
+def closed(store: Store) -> str:
+    """The disk is gone: SQLite refuses every write (the detail it gives)."""
+    store.db.close()
+    return "Cannot operate on a closed database"
+
+
+def full(store: Store) -> str:
+    """The disk is full: every write raises the OSError the SD card gives (its detail)."""
+    def record(*_args, **_kw):
+        raise OSError(28, "No space left on device")
+    store.record = record
+    store.start_game = record
+    return "No space left on device"
+
+
+@pytest.mark.parametrize("spoil", [closed, full])
+def test_a_move_the_store_cannot_save_says_so_in_every_language_and_the_disks_english_goes_to_the_journal(
+        spoil, tmp_path, caplog):
+    details = []
+
+    def provoke(lang):
+        store = Store.open(tmp_path / lang)
+        app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
+        app.setup.game_kind = "maexle"
+        assert app.start_game()
+        details.append(spoil(store))
+        app.choose("announce:54")
+        assert app.session.game.actions == []  # taken back: nothing announced that is not saved
+        return app.message
+
+    with caplog.at_level(logging.ERROR, logger="appliance.session"):
+        said = in_every_language(provoke)
+    assert_translated_without(said, details[0], "Error", "Errno")
+    assert said["en"] == "The game could not be saved: the storage is full or broken. Call the staff."
+    assert_logged(caplog, details[0])
+
+
+@pytest.mark.parametrize("spoil", [closed, full])
+def test_a_new_game_the_store_cannot_save_does_not_start_and_says_so_in_every_language(spoil, tmp_path, caplog):
+    """Once "Something went wrong: ProgrammingError: Cannot operate on a closed database"."""
+    details = []
+
+    def provoke(lang):
+        store = Store.open(tmp_path / lang)
+        app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
+        details.append(spoil(store))
+        app.setup.game_kind = "maexle"
+        assert not app.start_game() and app.session is None and app.screen == "setup"
+        return app.message
+
+    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.app"):
+        said = in_every_language(provoke)
+    assert_translated_without(said, details[0], "Error", "Errno")
+    assert said["en"] == "The game could not be saved: the storage is full or broken. Call the staff."
+    assert_logged(caplog, details[0])
