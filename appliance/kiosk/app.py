@@ -35,7 +35,7 @@ from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
-from appliance.kiosk.words import announcements, problem_text, setup_refusal_text, unsaved, waiting_for
+from appliance.kiosk.words import announcements, not_continued, problem_text, setup_refusal_text, unsaved, waiting_for
 from appliance.session import Outcome, Session, counts_total
 from appliance.store import STORE_ERRORS
 from appliance.table import find_table
@@ -176,8 +176,8 @@ class App:
         try:
             found = Session.resume(self.store)
         except ValueError as exc:
-            log.error("the saved game does not replay: %s", exc)
-            self.say(_("The saved game could not be continued: {error}").format(error=exc), seconds=12)
+            log.error("the saved game does not replay: %s", exc)  # the engine's English: journal only
+            self.say(not_continued(), seconds=12)
             self._set_aside_unfinished()
             return False
         if found is None:

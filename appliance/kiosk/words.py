@@ -83,6 +83,16 @@ def unsaved() -> str:
     return _("The game could not be saved: the storage is full or broken. Call the staff.")
 
 
+def not_continued() -> str:
+    """What the message line says after a restart when the saved game does not replay (a damaged
+    record, or one another version of the table saved): it is put aside, the table starts anew. The
+    engine's English reason goes to the journal."""
+    # TRANSLATORS: after a restart: the saved game's record does not replay
+    # (damaged, or saved by another version); it is put aside for good.
+    return _("The saved game could not be continued: its record is damaged or from another version. "
+             "It was put aside; start a new game.")
+
+
 def waiting_for(need) -> str:
     """What the table must do now instead of what it tried (a roll, an extra button), in words."""
     return waiting_words(need.kind, need.player)

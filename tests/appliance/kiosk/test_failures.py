@@ -89,6 +89,31 @@ def test_every_setup_refusal_code_is_worded_for_every_game_in_every_language(lan
         assert said != text and not words(said) & words(text), (game, code, said)
 
 
+# -- a saved game that does not replay -----------------------------------------------------------
+
+def test_a_saved_game_that_cannot_be_continued_says_so_in_every_language_and_the_engines_english_goes_to_the_journal(
+        tmp_path, caplog):
+    def provoke(lang):
+        state = tmp_path / lang
+        with Store.open(state) as store:
+            app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
+            app.setup.game_kind = "maexle"
+            assert app.start_game()
+            app.choose("announce:54")
+            store.db.execute("UPDATE games SET setup = '{\"game\": \"poker\", \"players\": [\"Ann\", \"Bo\"]}'")
+        with Store.open(state) as store:
+            again = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
+            assert not again.resume() and again.screen == "setup"
+            return again.message
+
+    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.app"):
+        said = in_every_language(provoke)
+    assert_translated_without(said, "poker", "must be one of", "game =")
+    assert said["en"] == ("The saved game could not be continued: its record is damaged or from another version. "
+                          "It was put aside; start a new game.")
+    assert_logged(caplog, "game = 'poker': must be one of maexle, biscuit, yacht")
+
+
 # -- a store that cannot save -------------------------------------------------------------------
 
 def closed(store: Store) -> str:
