@@ -14,7 +14,7 @@ from appliance import i18n
 from appliance.games import GAMES, SETUP_REFUSALS
 from appliance.kiosk.app import App
 from appliance.kiosk.words import setup_refusal_text
-from appliance.store import Store
+from appliance.store import FILENAME, Store
 
 # Words the kiosk's texts may share with English: names (players, games) and a key's label.
 NAMES = {"Mäxle", "Yacht", "Biscuit", "Esc", "Ann", "Bo", "Cy"}
@@ -170,4 +170,41 @@ def test_a_new_game_the_store_cannot_save_does_not_start_and_says_so_in_every_la
         said = in_every_language(provoke)
     assert_translated_without(said, details[0], "Error", "Errno")
     assert said["en"] == "The game could not be saved: the storage is full or broken. Call the staff."
+    assert_logged(caplog, details[0])
+
+
+# -- a store that cannot be read ----------------------------------------------------------------
+
+def not_sqlite(path) -> str:
+    path.write_bytes(b"this is not an SQLite file" * 40)
+    return "file is not a database"
+
+
+def damaged_pages(path) -> str:
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)  # the first page's schema: SQLite cannot read the tables
+    path.write_bytes(bytes(data))
+    return "malformed"
+
+
+@pytest.mark.parametrize("spoil", [not_sqlite, damaged_pages])
+def test_a_damaged_store_is_announced_in_every_language_and_sqlites_english_goes_to_the_journal(
+        spoil, tmp_path, caplog):
+    details = []
+
+    def provoke(lang):
+        state = tmp_path / lang
+        with Store.open(state) as store:
+            store.record(store.start_game({"game": "maexle", "players": ["Ann", "Bo"]}), {"announce": 54}, [])
+        details.append(spoil(state / FILENAME))
+        with Store.open(state) as store:
+            app = App(store=store, clock=lambda: 0.0)
+            assert not app.resume() and store.moved_to is not None
+            return app.message
+
+    with caplog.at_level(logging.WARNING, logger="appliance.store"):
+        said = in_every_language(provoke)
+    assert_translated_without(said, details[0], "database", "sqlite", "broken-")
+    assert said["en"] == ("The saved games could not be read (the file is damaged). They were put aside for the "
+                          "staff; play starts fresh.")
     assert_logged(caplog, details[0])
