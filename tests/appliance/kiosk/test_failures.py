@@ -208,3 +208,52 @@ def test_a_damaged_store_is_announced_in_every_language_and_sqlites_english_goes
     assert said["en"] == ("The saved games could not be read (the file is damaged). They were put aside for the "
                           "staff; play starts fresh.")
     assert_logged(caplog, details[0])
+
+
+# -- a bug in the kiosk -------------------------------------------------------------------------
+
+def test_a_bug_in_a_handler_says_something_went_wrong_in_every_language_and_the_error_goes_to_the_journal(
+        monkeypatch, caplog):
+    from appliance.inputs import Command, CommandQueue
+    from appliance.kiosk import loop
+
+    def provoke(lang):
+        kiosk = loop.Kiosk(App(clock=lambda: 0.0), CommandQueue(), size=(800, 480))
+        try:
+            monkeypatch.setattr(kiosk.app, "handle", lambda cmd: {}["rules.limit"])
+            kiosk.dispatch(Command("reveal", source="button"))
+            return kiosk.app.message
+        finally:
+            kiosk.close()
+
+    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.loop"):
+        said = in_every_language(provoke)
+    assert_translated_without(said, "KeyError", "rules.limit")
+    assert said["en"] == "Something went wrong. Try again; if it happens again, call the staff."
+    assert_logged(caplog, "KeyError: 'rules.limit'")
+
+
+def test_a_drawing_bug_says_so_in_every_language_at_20_px_and_the_error_goes_to_the_journal(
+        monkeypatch, caplog, text_sizes):
+    from appliance.inputs import CommandQueue
+    from appliance.kiosk import loop
+
+    monkeypatch.setattr(loop, "draw", lambda *a, **k: {}["rules.limit"])
+
+    def provoke(lang):
+        kiosk = loop.Kiosk(App(clock=lambda: 0.0), CommandQueue(), size=(800, 480))
+        try:
+            text_sizes.clear()
+            kiosk.step()
+            assert kiosk.hits and kiosk.hits[0][1] == "back"
+            assert not text_sizes.small((800, 480)), text_sizes.small((800, 480))
+            [(text, _px, _cut)] = text_sizes.drawn
+            return text
+        finally:
+            kiosk.close()
+
+    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.loop"):
+        said = in_every_language(provoke)
+    assert_translated_without(said, "KeyError", "rules.limit")
+    assert said["en"] == "Something went wrong on this screen. Press Esc or tap to go on."
+    assert_logged(caplog, "KeyError: 'rules.limit'")
