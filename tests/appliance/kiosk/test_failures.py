@@ -40,43 +40,38 @@ def words(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-zÄäÖöÜü]{3,}", text)) - NAMES
 
 
-def assert_translated_without(said: dict[str, str], *details: str) -> None:
-    """Each language's text is there, quotes none of ``details`` (the English detail) and, but for
-    English, is translated: not one of the English text's words in it."""
+def assert_said(provoke, caplog, english: str, logged: str, *hidden: str) -> None:
+    """``provoke(lang)``, which returns the kiosk's text, run in every language: it says ``english`` in
+    English and is translated in the others (not one of the English text's words in it); no language
+    quotes ``logged`` (the English detail) or any of ``hidden``, and the journal has ``logged``."""
+    with caplog.at_level(logging.WARNING):
+        said = in_every_language(provoke)
+    assert said["en"] == english
     for lang, text in said.items():
-        assert text, lang
-        for detail in details:
+        for detail in (logged, *hidden):
             assert detail.lower() not in text.lower(), (lang, detail, text)
         if lang != "en":
-            assert not words(text) & words(said["en"]), (lang, text)
-
-
-def assert_logged(caplog, *details: str) -> None:
+            assert text and not words(text) & words(english), (lang, text)
     journal = "\n".join(r.getMessage() + (r.exc_text or "") for r in caplog.records)
-    for detail in details:
-        assert detail in journal, detail
+    assert logged in journal, logged
 
 
 # -- a setup the engine refuses ------------------------------------------------------------------
 
-@pytest.mark.parametrize("seats, rules, detail", [
-    (["Ann", "Ann", "Bo"], {}, "names must be distinct"),
-    (["Ann", "Bo"], {"maexle": {"limit": 0}}, "rules.limit = 0: must be"),
+@pytest.mark.parametrize("seats, rules, english, detail", [
+    (["Ann", "Ann", "Bo"], {}, "Cannot start: Ann is seated twice: change one name", "names must be distinct"),
+    (["Ann", "Bo"], {"maexle": {"limit": 0}}, "Cannot start: a house rule in the settings is wrong. Call the staff.",
+     "rules.limit = 0: must be"),
 ], ids=["seated-twice", "bad-house-rule"])
 def test_a_setup_the_engine_refuses_says_why_in_every_language_and_the_engines_english_goes_to_the_journal(
-        seats, rules, detail, caplog):
+        seats, rules, english, detail, caplog):
     def provoke(lang):
         app = App(players=list(seats), rules=rules, clock=lambda: 0.0)
         app.setup.game_kind = "maexle"
         assert not app.start_game() and app.session is None and app.screen == "setup"
         return app.message
 
-    with caplog.at_level(logging.WARNING, logger="appliance.kiosk.app"):
-        said = in_every_language(provoke)
-    assert_translated_without(said, detail, "rules.", "players:", "must be")
-    assert said["en"] in ("Cannot start: Ann is seated twice: change one name",
-                          "Cannot start: a house rule in the settings is wrong. Call the staff.")
-    assert_logged(caplog, detail)
+    assert_said(provoke, caplog, english, detail, "rules.", "players:", "must be")
 
 
 @pytest.mark.parametrize("lang", ["de", "lv", "ru"])
@@ -106,108 +101,94 @@ def test_a_saved_game_that_cannot_be_continued_says_so_in_every_language_and_the
             assert not again.resume() and again.screen == "setup"
             return again.message
 
-    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.app"):
-        said = in_every_language(provoke)
-    assert_translated_without(said, "poker", "must be one of", "game =")
-    assert said["en"] == ("The saved game could not be continued: its record is damaged or from another version. "
-                          "It was put aside; start a new game.")
-    assert_logged(caplog, "game = 'poker': must be one of maexle, biscuit, yacht")
+    assert_said(provoke, caplog, "The saved game could not be continued: its record is damaged or from another "
+                "version. It was put aside; start a new game.",
+                "game = 'poker': must be one of maexle, biscuit, yacht", "poker", "game =")
 
 
 # -- a store that cannot save -------------------------------------------------------------------
 
-def closed(store: Store) -> str:
-    """The disk is gone: SQLite refuses every write (the detail it gives)."""
+def closed(store: Store) -> None:
+    """The disk is gone: SQLite refuses every write."""
     store.db.close()
-    return "Cannot operate on a closed database"
 
 
-def full(store: Store) -> str:
-    """The disk is full: every write raises the OSError the SD card gives (its detail)."""
+def full(store: Store) -> None:
+    """The disk is full: every write raises the OSError the SD card gives."""
     def record(*_args, **_kw):
         raise OSError(28, "No space left on device")
     store.record = record
     store.start_game = record
-    return "No space left on device"
 
 
-@pytest.mark.parametrize("spoil", [closed, full])
+def maexle_kiosk(state) -> App:
+    """A kiosk with its store in ``state``, Mäxle chosen for Ann and Bo."""
+    app = App(store=Store.open(state), players=["Ann", "Bo"], clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    return app
+
+
+# How the store fails, and the English detail it gives.
+SPOILED = pytest.mark.parametrize("spoil, detail", [(closed, "Cannot operate on a closed database"),
+                                                    (full, "No space left on device")], ids=["gone", "full"])
+UNSAVED = "The game could not be saved: the storage is full or broken. Call the staff."
+
+
+@SPOILED
 def test_a_move_the_store_cannot_save_says_so_in_every_language_and_the_disks_english_goes_to_the_journal(
-        spoil, tmp_path, caplog):
-    details = []
-
+        spoil, detail, tmp_path, caplog):
     def provoke(lang):
-        store = Store.open(tmp_path / lang)
-        app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
-        app.setup.game_kind = "maexle"
+        app = maexle_kiosk(tmp_path / lang)
         assert app.start_game()
-        details.append(spoil(store))
+        spoil(app.store)
         app.choose("announce:54")
         assert app.session.game.actions == []  # taken back: nothing announced that is not saved
         return app.message
 
-    with caplog.at_level(logging.ERROR, logger="appliance.session"):
-        said = in_every_language(provoke)
-    assert_translated_without(said, details[0], "Error", "Errno")
-    assert said["en"] == "The game could not be saved: the storage is full or broken. Call the staff."
-    assert_logged(caplog, details[0])
+    assert_said(provoke, caplog, UNSAVED, detail, "Error", "Errno")
 
 
-@pytest.mark.parametrize("spoil", [closed, full])
-def test_a_new_game_the_store_cannot_save_does_not_start_and_says_so_in_every_language(spoil, tmp_path, caplog):
+@SPOILED
+def test_a_new_game_the_store_cannot_save_does_not_start_and_says_so_in_every_language(
+        spoil, detail, tmp_path, caplog):
     """Once "Something went wrong: ProgrammingError: Cannot operate on a closed database"."""
-    details = []
-
     def provoke(lang):
-        store = Store.open(tmp_path / lang)
-        app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
-        details.append(spoil(store))
-        app.setup.game_kind = "maexle"
+        app = maexle_kiosk(tmp_path / lang)
+        spoil(app.store)
         assert not app.start_game() and app.session is None and app.screen == "setup"
         return app.message
 
-    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.app"):
-        said = in_every_language(provoke)
-    assert_translated_without(said, details[0], "Error", "Errno")
-    assert said["en"] == "The game could not be saved: the storage is full or broken. Call the staff."
-    assert_logged(caplog, details[0])
+    assert_said(provoke, caplog, UNSAVED, detail, "Error", "Errno")
 
 
 # -- a store that cannot be read ----------------------------------------------------------------
 
-def not_sqlite(path) -> str:
+def not_sqlite(path) -> None:
     path.write_bytes(b"this is not an SQLite file" * 40)
-    return "file is not a database"
 
 
-def damaged_pages(path) -> str:
+def damaged_pages(path) -> None:
     data = bytearray(path.read_bytes())
     data[100:4096] = b"\xff" * (4096 - 100)  # the first page's schema: SQLite cannot read the tables
     path.write_bytes(bytes(data))
-    return "malformed"
 
 
-@pytest.mark.parametrize("spoil", [not_sqlite, damaged_pages])
+@pytest.mark.parametrize("spoil, detail", [(not_sqlite, "file is not a database"), (damaged_pages, "malformed")],
+                         ids=["not-sqlite", "damaged-pages"])
 def test_a_damaged_store_is_announced_in_every_language_and_sqlites_english_goes_to_the_journal(
-        spoil, tmp_path, caplog):
-    details = []
-
+        spoil, detail, tmp_path, caplog):
     def provoke(lang):
         state = tmp_path / lang
         with Store.open(state) as store:
             store.record(store.start_game({"game": "maexle", "players": ["Ann", "Bo"]}), {"announce": 54}, [])
-        details.append(spoil(state / FILENAME))
+        spoil(state / FILENAME)
         with Store.open(state) as store:
             app = App(store=store, clock=lambda: 0.0)
             assert not app.resume() and store.moved_to is not None
             return app.message
 
-    with caplog.at_level(logging.WARNING, logger="appliance.store"):
-        said = in_every_language(provoke)
-    assert_translated_without(said, details[0], "database", "sqlite", "broken-")
-    assert said["en"] == ("The saved games could not be read (the file is damaged). They were put aside for the "
-                          "staff; play starts fresh.")
-    assert_logged(caplog, details[0])
+    assert_said(provoke, caplog, "The saved games could not be read (the file is damaged). They were put aside for "
+                "the staff; play starts fresh.", detail, "database", "sqlite", "broken-")
 
 
 # -- a bug in the kiosk -------------------------------------------------------------------------
@@ -226,11 +207,8 @@ def test_a_bug_in_a_handler_says_something_went_wrong_in_every_language_and_the_
         finally:
             kiosk.close()
 
-    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.loop"):
-        said = in_every_language(provoke)
-    assert_translated_without(said, "KeyError", "rules.limit")
-    assert said["en"] == "Something went wrong. Try again; if it happens again, call the staff."
-    assert_logged(caplog, "KeyError: 'rules.limit'")
+    assert_said(provoke, caplog, "Something went wrong. Try again; if it happens again, call the staff.",
+                "KeyError: 'rules.limit'", "KeyError", "rules.limit")
 
 
 def test_a_drawing_bug_says_so_in_every_language_at_20_px_and_the_error_goes_to_the_journal(
@@ -252,8 +230,5 @@ def test_a_drawing_bug_says_so_in_every_language_at_20_px_and_the_error_goes_to_
         finally:
             kiosk.close()
 
-    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.loop"):
-        said = in_every_language(provoke)
-    assert_translated_without(said, "KeyError", "rules.limit")
-    assert said["en"] == "Something went wrong on this screen. Press Esc or tap to go on."
-    assert_logged(caplog, "KeyError: 'rules.limit'")
+    assert_said(provoke, caplog, "Something went wrong on this screen. Press Esc or tap to go on.",
+                "KeyError: 'rules.limit'", "KeyError", "rules.limit")
