@@ -63,7 +63,7 @@ class Need:
 PROBLEMS = (
     "ended",       # the game has ended (the table left it)
     "refused",     # the engine refused the action: reason (the engine's English), refusal (its code and facts)
-    "unsaved",     # the store could not record it: reason (the error's text)
+    "unsaved",     # the store could not record it: reason (the error's English, for the journal)
     "over",        # dice while the game is over
     "not_now",     # dice (or an extra button) while something else is due: need
     "unreadable",  # the reading is unreadable: reading (its ``kind`` says why)

@@ -21,8 +21,8 @@ For example, an action recorded but not yet shown when the power goes:
 >>> store.close()  # the plug is pulled before the announcement showed
 
 On start: a notice (the old file was damaged, empty or foreign and moved aside: one translated
-sentence naming where it went) is shown, the unfinished game (a ``SavedGame`` or None) replays, and
-its pending announcements are shown and marked:
+sentence; ``moved_to`` names where it went, for the journal) is shown, the unfinished game (a
+``SavedGame`` or None) replays, and its pending announcements are shown and marked:
 
 >>> store = Store.open(state_dir)
 >>> store.notice is None
@@ -62,6 +62,7 @@ its -wal and -shm) and the store starts fresh, with ``notice`` saying so.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -72,6 +73,8 @@ from pathlib import Path
 import numpy as np
 
 from appliance.i18n import _
+
+log = logging.getLogger(__name__)
 
 FILENAME = "dicetable.sqlite3"
 # PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
@@ -136,6 +139,10 @@ _UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES}
 class StoreError(OSError):
     """The state directory cannot hold the store at all (missing and not creatable, read-only); or, from
     ``read_log``, the saved games cannot be read. ``strerror`` is the message."""
+
+
+# What a store's write may raise when the disk is full, gone or damaged (a StoreError is an OSError).
+STORE_ERRORS = (sqlite3.Error, OSError)
 
 
 @dataclass(frozen=True)
@@ -216,8 +223,10 @@ class Store:
             raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
         notice = None
         if problem:
-            notice = _("The saved games could not be read ({problem}). They were moved to {name}; "
-                       "play starts fresh.").format(problem=problem, name=moved_to.name)
+            # The file's new name is for the staff: the journal has it (``moved_to``).
+            # TRANSLATORS: at start: the file of saved games is unusable; {problem} says why.
+            notice = _("The saved games could not be read ({problem}). They were put aside for the staff; "
+                       "play starts fresh.").format(problem=problem)
         return cls(path=path, db=db, notice=notice, moved_to=moved_to)
 
     def close(self) -> None:
@@ -599,7 +608,8 @@ def _check_existing(path: Path) -> str | None:
     try:
         db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
-        return str(exc)
+        log.warning("%s cannot be opened: %s", path, exc)
+        return _("the file is damaged")
     try:
         (app,) = db.execute("PRAGMA application_id").fetchone()
         if app != APPLICATION_ID:
@@ -619,7 +629,8 @@ def _check_existing(path: Path) -> str | None:
         if bad:
             return _("the file is damaged")
     except sqlite3.Error as exc:  # "file is not a database", "database disk image is malformed", ...
-        return str(exc)
+        log.warning("%s cannot be read: %s", path, exc)  # SQLite's English to the journal, not the screen
+        return _("the file is damaged")
     finally:
         db.close()
     return None

@@ -36,7 +36,7 @@ import json
 from typing import Any
 
 from appliance.games.biscuit import Biscuit
-from appliance.games.engine import Game, SetupError, brief
+from appliance.games.engine import SETUP_REFUSALS, Game, SetupError, brief
 from appliance.games.maexle import Maexle
 from appliance.games.yacht import Yacht
 
@@ -54,10 +54,10 @@ def new_game(setup: Any) -> Game:
     naming the bad key or value.
     """
     if not isinstance(setup, dict):
-        raise SetupError(f"the setup must be a JSON object, got {brief(setup)}")
+        raise SetupError(f"the setup must be a JSON object, got {brief(setup)}", "setup.form")
     kind = GAMES.get(setup.get("game")) if isinstance(setup.get("game"), str) else None
     if kind is None:
-        raise SetupError(f"game = {brief(setup.get('game'))}: must be one of {', '.join(GAMES)}")
+        raise SetupError(f"game = {brief(setup.get('game'))}: must be one of {', '.join(GAMES)}", "setup.game")
     return kind(kind.check_setup(setup))
 
 
@@ -97,4 +97,4 @@ def restore(data: Any) -> Game:
     return game
 
 
-__all__ = ["GAMES", "Game", "RestoreError", "SetupError", "new_game", "replay", "restore"]
+__all__ = ["GAMES", "SETUP_REFUSALS", "Game", "RestoreError", "SetupError", "new_game", "replay", "restore"]

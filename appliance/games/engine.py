@@ -16,8 +16,22 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 
+# The codes of the setup refusals (``SetupError.code``), the same for every game: the setup is not an
+# object, names no game, has a key, a player list or rules of another form, seats a name twice, seats
+# too few or too many, names a switch the game lacks, or gives a switch a value it does not take.
+SETUP_REFUSALS = ("setup.form", "setup.game", "setup.key", "setup.players", "setup.seated_twice",
+                  "setup.player_count", "setup.rules", "setup.switch", "setup.switch_value")
+
+
 class SetupError(ValueError):
-    """A setup line (RULES.md §4) that cannot start a game; the message names the bad key/value."""
+    """A setup line (RULES.md §4) that cannot start a game. The message names the bad key/value in
+    English (the log, the config's errors, ``dicetable replay``); ``code`` names the refusal (one of
+    ``SETUP_REFUSALS``, e.g. "setup.seated_twice") and ``facts`` are its values, so that the table
+    above the engine can say it in its language, as for ``Illegal``."""
+
+    def __init__(self, reason: str, code: str, **facts: Any) -> None:
+        super().__init__(reason)
+        self.code, self.facts = code, facts
 
 
 class Illegal(Exception):
@@ -78,21 +92,25 @@ class Switch:
         if self.kind == "choice":
             if value in self.choices and isinstance(value, str):
                 return value
-            raise SetupError(f"rules.{key} = {brief(value)}: must be one of {', '.join(self.choices)}")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be one of {', '.join(self.choices)}",
+                             "setup.switch_value", switch=key)
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
             if value in ("on", "off"):
                 return value == "on"
-            raise SetupError(f"rules.{key} = {brief(value)}: must be on/off (true/false)")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be on/off (true/false)", "setup.switch_value",
+                             switch=key)
         if self.kind == "count":
             if _is_int(value) and value >= self.minimum:
                 return value
-            raise SetupError(f"rules.{key} = {brief(value)}: must be a whole number >= {self.minimum}")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be a whole number >= {self.minimum}",
+                             "setup.switch_value", switch=key)
         if self.kind == "limit":
             if value is None or value == "none" or (_is_int(value) and value >= 1):
                 return None if value == "none" else value
-            raise SetupError(f"rules.{key} = {brief(value)}: must be null (no limit) or a whole number >= 1")
+            raise SetupError(f"rules.{key} = {brief(value)}: must be null (no limit) or a whole number >= 1",
+                             "setup.switch_value", switch=key)
         raise AssertionError(self.kind)
 
 
@@ -170,29 +188,31 @@ class Game:
         distinct non-empty names or is the wrong size for the game, an unknown switch or value.
         """
         if not isinstance(setup, dict):
-            raise SetupError(f"the setup must be a JSON object, got {brief(setup)}")
+            raise SetupError(f"the setup must be a JSON object, got {brief(setup)}", "setup.form")
         unknown = sorted(set(setup) - {"game", "players", "rules"}, key=str)
         if unknown:
-            raise SetupError(f"unknown setup key {brief(unknown[0])}; the keys are game, players, rules")
+            raise SetupError(f"unknown setup key {brief(unknown[0])}; the keys are game, players, rules", "setup.key")
         players = setup.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise SetupError(f"players = {brief(players)}: must be a list of names")
+            raise SetupError(f"players = {brief(players)}: must be a list of names", "setup.players")
         if len(set(players)) != len(players):
             dup = next(p for p in players if players.count(p) > 1)
-            raise SetupError(f"players: {brief(dup)} is seated twice; names must be distinct")
+            raise SetupError(f"players: {brief(dup)} is seated twice; names must be distinct", "setup.seated_twice",
+                             player=dup)
         top = cls.max_players
         if len(players) < cls.min_players or (top is not None and len(players) > top):
             size = f"{cls.min_players}-{top}" if top else f"{cls.min_players} or more"
-            raise SetupError(f"players: {cls.name} is for {size} players, got {len(players)}")
+            raise SetupError(f"players: {cls.name} is for {size} players, got {len(players)}", "setup.player_count",
+                             game=cls.name, got=len(players))
         rules = setup.get("rules", {})
         if rules is None:
             rules = {}
         if not isinstance(rules, dict):
-            raise SetupError(f"rules = {brief(rules)}: must be an object of switch: value")
+            raise SetupError(f"rules = {brief(rules)}: must be an object of switch: value", "setup.rules")
         for key in rules:
             if key not in cls.switches:
                 raise SetupError(f"rules.{key}: no such switch in {cls.name}; the switches are "
-                                 + ", ".join(cls.switches))
+                                 + ", ".join(cls.switches), "setup.switch", switch=key)
         full = {key: sw.check(key, rules[key]) if key in rules else sw.default
                 for key, sw in cls.switches.items()}
         return {"game": cls.name, "players": list(players), "rules": full}

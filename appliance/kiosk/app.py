@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from appliance import i18n
+from appliance.games import SetupError
 from appliance.i18n import _
 from appliance.inputs import Command
 from appliance.kiosk import view as views
@@ -34,9 +35,10 @@ from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
-from appliance.kiosk.words import announcements, problem_text, waiting_for
+from appliance.kiosk.words import announcements, not_continued, problem_text, setup_refusal_text, unsaved, waiting_for
 from appliance.session import Outcome, Session, counts_total
-from appliance.table import find_table, game_name
+from appliance.store import STORE_ERRORS
+from appliance.table import find_table
 from appliance.table.base import Announcement, View
 
 log = logging.getLogger(__name__)
@@ -174,8 +176,8 @@ class App:
         try:
             found = Session.resume(self.store)
         except ValueError as exc:
-            log.error("the saved game does not replay: %s", exc)
-            self.say(_("The saved game could not be continued: {error}").format(error=exc), seconds=12)
+            log.error("the saved game does not replay: %s", exc)  # the engine's English: journal only
+            self.say(not_continued(), seconds=12)
             self._set_aside_unfinished()
             return False
         if found is None:
@@ -233,16 +235,19 @@ class App:
             self._ended(self.session)
         kind, seats = self.setup.game_kind, self.setup.seats
         table = find_table(kind)
-        if not table.min_players() <= len(seats) <= table.seat_limit():
-            # The kiosk's own words: the engine's reason is English ("players: maexle is for ...").
-            self.say(_("Cannot start: {reason}").format(reason=_("{game} is for {players}").format(
-                game=game_name(kind), players=table.players_range())))
+        if not table.min_players() <= len(seats) <= table.seat_limit():  # the seats the setup screen gives
+            self.say(setup_refusal_text(kind, {"code": "setup.player_count"}))
             return False
         setup = {"game": kind, "players": list(seats), "rules": dict(self.rules.get(kind, {}))}
         try:
             self.session = Session.start(setup, store=self.store)
-        except ValueError as exc:
-            self.say(_("Cannot start: {reason}").format(reason=exc))
+        except SetupError as exc:  # the engine's English reason to the journal, its code in words on screen
+            log.warning("cannot start %s: %s", kind, exc)
+            self.say(setup_refusal_text(kind, {"code": exc.code, **exc.facts}))
+            return False
+        except STORE_ERRORS:  # the store cannot keep the new game: no game that would not survive a restart
+            log.exception("could not save the new %s game", kind)
+            self.say(unsaved())
             return False
         self._keep_winner_screen(False)
         self._cap(self.session)

@@ -3,9 +3,10 @@ drawn, and a per-frame hook runs (the service feeds the systemd watchdog from it
 
 The loop never blocks: the camera pipeline runs in its own thread (or is stepped by the caller), the
 controls only enqueue, and each frame drains the queue. Any exception while handling a command or
-drawing becomes a message on screen and a log line; a traceback never reaches the screen. A tap is
-resolved against the screen as it is when the tap is handled, and the same finger's second tap on a
-screen that changed under it is dropped (``TAP_GUARD_S``).
+drawing becomes a message on screen, in the table's language, and a log line with the error; neither
+a traceback nor the error's English reaches the screen. A tap is resolved against the screen as it
+is when the tap is handled, and the same finger's second tap on a screen that changed under it is
+dropped (``TAP_GUARD_S``).
 """
 
 from __future__ import annotations
@@ -151,12 +152,14 @@ class Kiosk:
                 self.screen.fill((0, 0, 0))
             hits = draw(self.canvas, self.view, self.theme, feed)
             self.hits = [(rect.move(self.area.topleft), cid) for rect, cid in hits]
-        except Exception as exc:
+        except Exception:
             log.exception("drawing the %s screen", self.app.screen)
             self.screen.fill(th.BACKGROUND)
             r = self.screen.get_rect().inflate(-self.theme.px(40), -self.theme.px(40))
-            w.text(self.screen, self.theme, _("Something went wrong on this screen: {error}. Press Esc or tap to go on.")
-                   .format(error=type(exc).__name__), r, size=24, lines=4)
+            # The error's English is in the journal (above), not on the screen.
+            # TRANSLATORS: a bug kept a screen from being drawn; Esc or a tap goes back.
+            w.text(self.screen, self.theme, _("Something went wrong on this screen. Press Esc or tap to go on."),
+                   r, size=24, lines=4)
             self.hits = [(self.screen.get_rect(), "back")]
 
     def screenshot(self, path: str | os.PathLike) -> Path:
@@ -192,6 +195,8 @@ class Kiosk:
         """Run a handler; a bug becomes a message and a log line, never a traceback on screen."""
         try:
             fn(*args)
-        except Exception as exc:
-            log.exception("handling %s%r", getattr(fn, "__name__", fn), args)
-            self.app.say(_("Something went wrong: {error}").format(error=f"{type(exc).__name__}: {exc}"))
+        except Exception:
+            log.exception("handling %s%r", getattr(fn, "__name__", fn), args)  # the error's English: journal only
+            # TRANSLATORS: a bug in the kiosk while it handled a tap or a button;
+            # the table plays on.
+            self.app.say(_("Something went wrong. Try again; if it happens again, call the staff."))

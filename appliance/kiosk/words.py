@@ -30,7 +30,7 @@ def problem_text(problem) -> str:
     if code == "refused":
         return refusal_text(problem.refusal)
     if code == "unsaved":
-        return _("Could not save the game: {error}").format(error=problem.reason)
+        return unsaved()
     if code == "not_now":
         return _("Not now: {what}").format(what=waiting_for(problem.need))
     if code == "unreadable" and problem.reading.kind in RETHROW:
@@ -65,6 +65,32 @@ def refusal_text(error: dict) -> str:
     if code == "not_now":
         return _("Not now: {what}").format(what=table.refusal(error))
     return _("Not allowed now: {reason}").format(reason=table.refusal(error))
+
+
+def setup_refusal_text(kind: str, error: dict) -> str:
+    """The engine's refusal of a setup of game ``kind`` (its ``SetupError``'s ``code`` and ``facts``
+    in one dict) as the message line says it, in the table's language: "Cannot start: Mäxle is for
+    2-20 players". The engine's English reason goes to the journal only."""
+    table = find_table(kind)() if kind in kinds() else Table()
+    return _("Cannot start: {reason}").format(reason=table.setup_refusal(error))
+
+
+def unsaved() -> str:
+    """What the message line says when the store cannot keep the game (the disk is full, gone or
+    damaged): the table cannot play on without it. The store's English error goes to the journal."""
+    # TRANSLATORS: the kiosk's storage (its SD card) refused to save the game;
+    # the move did not count.
+    return _("The game could not be saved: the storage is full or broken. Call the staff.")
+
+
+def not_continued() -> str:
+    """What the message line says after a restart when the saved game does not replay (a damaged
+    record, or one another version of the table saved): it is put aside, the table starts anew. The
+    engine's English reason goes to the journal."""
+    # TRANSLATORS: after a restart: the saved game's record does not replay
+    # (damaged, or saved by another version); it is put aside for good.
+    return _("The saved game could not be continued: its record is damaged or from another version. "
+             "It was put aside; start a new game.")
 
 
 def waiting_for(need) -> str:

@@ -356,6 +356,25 @@ class Table:
             "undo.nothing": _("nothing to undo"),
         }.get(code) or _("the rules do not allow it now")
 
+    def setup_refusal(self, error: dict) -> str:
+        """The engine's refusal of a setup (``appliance.games.engine.SetupError``: its ``code`` and
+        ``facts`` in one dict) as a short reason in the active language, never the engine's English:
+        "Mäxle is for 2-20 players", "Ann is seated twice: change one name". Rules the config set
+        and a setup the kiosk cannot have built are for the staff; an unknown code gets their words."""
+        code = error.get("code")
+        if code == "setup.player_count":
+            return _("{game} is for {players}").format(game=self.title(), players=self.players_range())
+        if code == "setup.seated_twice":
+            # TRANSLATORS: why a game cannot start: two seats have the same name.
+            return _("{player} is seated twice: change one name").format(player=str(error.get("player") or ""))
+        if code in ("setup.rules", "setup.switch", "setup.switch_value"):
+            # TRANSLATORS: why a game cannot start: a house rule in the config file
+            # has a wrong value.
+            return _("a house rule in the settings is wrong. Call the staff.")
+        # TRANSLATORS: why a game cannot start: the kiosk built a setup the rules
+        # engine refuses (a bug).
+        return _("the table cannot set this game up. Call the staff.")
+
     # -- the events every game has: English (dicetable replay) -----------------------------------
 
     def describe_turn(self, t: dict) -> str:

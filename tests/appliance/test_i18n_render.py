@@ -341,15 +341,16 @@ def tour_camera(app: App, rec: "Recorder") -> None:
 def messages(state_dir) -> list[str]:
     """Every message line the kiosk says, in the active language, its blanks filled with long names:
     each ``say(_("..."))`` in the kiosk's code, each problem of the session (every unreadable kind,
-    every waiting, every refusal code of every game) and the store's notice of a damaged file."""
+    every waiting, every refusal code of every game), every setup refusal of every game, the saved
+    game that cannot be continued and the store's notice of a damaged file."""
     import re
     from pathlib import Path
     from typing import get_args
 
-    from appliance.games import GAMES
+    from appliance.games import GAMES, SETUP_REFUSALS
     from appliance.i18n import _
     from appliance.kiosk import app as kiosk_app
-    from appliance.kiosk.words import problem_text
+    from appliance.kiosk.words import not_continued, problem_text, setup_refusal_text
     from appliance.session import PROBLEMS, Need, Problem
     from appliance.store import Store
     from vision.reading import ReasonKind, unreadable
@@ -374,7 +375,9 @@ def messages(state_dir) -> list[str]:
     with Store.open(state_dir) as store:
         notice = store.notice
     assert {p.code for p in problems} == set(PROBLEMS)
-    return said + [problem_text(p) for p in problems] + [notice]
+    setups = [setup_refusal_text(game, {"code": code, "player": PLAYERS[0]})
+              for game in GAMES for code in SETUP_REFUSALS]
+    return said + [problem_text(p) for p in problems] + setups + [not_continued(), notice]
 
 
 def tour_messages(app: App, show, state_dir) -> None:

@@ -188,7 +188,7 @@ def test_a_store_that_fails_takes_the_action_back():
 
     s = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=Broken())
     out = s.act({"announce": 54})
-    assert not out.accepted and "disk full" in problem_text(out.problem)
+    assert not out.accepted and out.problem.code == "unsaved" and out.problem.reason == "disk full"  # for the journal
     assert s.need.kind == "announce" and s.game.in_effect == []
 
 
@@ -213,7 +213,7 @@ def test_an_undo_the_store_cannot_save_takes_back_nothing_else():
     before = s.game.state_json()
     store.full = True
     out = s.undo()
-    assert not out.accepted and "No space left" in problem_text(out.problem)
+    assert not out.accepted and out.problem.code == "unsaved" and "No space left" in out.problem.reason
     assert s.game.state_json() == before and s.game.drinks == {"Ann": 2, "Bo": 1, "Cy": 1}
     assert s.last_action == {"roll": [4, 6]}
 

@@ -1,6 +1,7 @@
 """Every refusal names itself: a code the game lists (``Game.refusals``) and the facts a table needs
 to say it in its own language (the kiosk does, ``appliance.kiosk.words.refusal_text``), beside the
-English reason of the log and ``dicetable replay``."""
+English reason of the log and ``dicetable replay``. So does every refused setup (``SETUP_REFUSALS``,
+worded by ``appliance.kiosk.words.setup_refusal_text``)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,32 @@ def test_a_category_used_already_and_a_game_over_say_which():
 def test_every_code_a_game_names_is_pinned_here():
     reached = {c[2] for c in CASES} | {"yacht.used", "game.over"}
     assert {code for cls in GAMES.values() for code in cls.refusals} == reached
+
+
+# (a setup the engine refuses, its code, the facts it carries)
+SETUP_CASES = [
+    (["maexle"], "setup.form", {}),
+    ({"game": "poker", "players": ABC}, "setup.game", {}),
+    ({"game": "yacht", "players": ["Ann"], "seats": 2}, "setup.key", {}),
+    ({"game": "maexle", "players": ["Ann", ""]}, "setup.players", {}),
+    ({"game": "maexle", "players": ["Ann", "Bo", "Ann"]}, "setup.seated_twice", {"player": "Ann"}),
+    ({"game": "yacht", "players": [f"P{n}" for n in range(9)]}, "setup.player_count", {"game": "yacht", "got": 9}),
+    ({"game": "maexle", "players": ABC, "rules": []}, "setup.rules", {}),
+    ({"game": "maexle", "players": ABC, "rules": {"scoring": "seed"}}, "setup.switch", {"switch": "scoring"}),
+    ({"game": "maexle", "players": ABC, "rules": {"limit": 0}}, "setup.switch_value", {"switch": "limit"}),
+]
+
+
+@pytest.mark.parametrize("setup, code, facts", SETUP_CASES, ids=[c[1] for c in SETUP_CASES])
+def test_a_refused_setup_carries_its_code_and_facts_beside_its_english_reason(setup, code, facts):
+    from appliance.games import SetupError, new_game
+
+    with pytest.raises(SetupError) as exc:
+        new_game(setup)
+    assert (exc.value.code, exc.value.facts) == (code, facts) and str(exc.value)
+
+
+def test_every_setup_refusal_code_is_pinned_here():
+    from appliance.games import SETUP_REFUSALS
+
+    assert sorted(SETUP_REFUSALS) == sorted(c[1] for c in SETUP_CASES)
