@@ -140,11 +140,10 @@ def _manifest_throws(args, models) -> list:
 
 def _image(path: Path):
     """The (H, W, 3) uint8 BGR image at ``path``. Raises ValueError naming it."""
-    import cv2
-
     from appliance.commands.read import _not_an_image
+    from vision.images import ImageError, load_image
 
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if Path(path).is_file() else None
-    if image is None:
-        raise ValueError(_not_an_image(Path(path)))
-    return image
+    try:
+        return load_image(path)
+    except ImageError as exc:
+        raise ValueError(_not_an_image(Path(path), exc.reason)) from None
