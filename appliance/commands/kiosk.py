@@ -209,6 +209,10 @@ class Appliance:
                 from appliance.trial import trial_source
 
                 source = trial_source(cfg.size, cfg.fps)
+            elif isinstance(cfg.source, Path) and cfg.source.is_dir():  # photos, shown as the game waits
+                from vision.sources import ImageFolderSource
+
+                source = ImageFolderSource(cfg.source, fps=cfg.fps, loop=True, wait=True)
             else:
                 source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
                                      exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None,
@@ -254,12 +258,17 @@ class Appliance:
 
     @staticmethod
     def _trial(app, pipeline):
-        """The trial mode's player side (``appliance.trial``), or None with a real camera."""
+        """The player side of a table that waits for the game: the trial mode's (``appliance.trial``)
+        or a folder of photos' (``appliance.folder_table``); None with a real camera."""
+        from appliance.folder_table import FolderTable
         from appliance.trial import MISHAPS, TrialSource, TrialTable
+        from vision.sources import ImageFolderSource
 
-        if pipeline is None or not isinstance(pipeline.source, TrialSource):
-            return None
-        return TrialTable(app, pipeline.call, mishaps=MISHAPS)
+        if pipeline is not None and isinstance(pipeline.source, TrialSource):
+            return TrialTable(app, pipeline.call, mishaps=MISHAPS)
+        if pipeline is not None and isinstance(pipeline.source, ImageFolderSource):
+            return FolderTable(app, pipeline)
+        return None
 
     def _buttons(self, commands):
         """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""

@@ -27,7 +27,7 @@ def _kiosk_until(tmp_path, camera: str, ready, settle_s: float = 2.0) -> tuple[i
     SIGTERM it. Returns its exit status and output."""
     state = tmp_path / "state"
     cfg = tmp_path / "config.toml"
-    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "synthetic"\nfps = 10\n'
+    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "{camera}"\nfps = 10\n'
                    '[display]\nsize = [800, 480]\nfullscreen = false\ndriver = "dummy"\n[sound]\nvoice = false\n')
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock")
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "kiosk", "--config", str(cfg)], env=env,
@@ -87,7 +87,7 @@ def test_a_sigterm_while_the_kiosk_starts_up_stops_it_cleanly(tmp_path):
     assert status == 0 and "Traceback" not in out, out
 
 
-def _appliance(tmp_path, tray: str = '"full"', extra: str = ""):
+def _appliance(tmp_path, tray: str = '"full"', extra: str = "", camera: str = "synthetic"):
     """The boot service's parts on the trial table (no window): the store, the app, the camera, the
     resumed state (``extra``: more config lines at the top). Returns (appliance, app, pipeline,
     worker); stop the worker."""
@@ -97,7 +97,7 @@ def _appliance(tmp_path, tray: str = '"full"', extra: str = ""):
     from appliance.service import Service
 
     cfg_path = tmp_path / "config.toml"
-    cfg_path.write_text(f'{extra}\nstate_dir = "{tmp_path / "state"}"\n[camera]\nsource = "synthetic"\nfps = 10\n'
+    cfg_path.write_text(f'{extra}\nstate_dir = "{tmp_path / "state"}"\n[camera]\nsource = "{camera}"\nfps = 10\n'
                         f'[tray]\narea = {tray}\n[sound]\nvoice = false\n')
     appliance = Appliance(config.load(cfg_path), Service(env={}))
     store = appliance._store()
@@ -220,3 +220,21 @@ def test_the_boot_service_on_a_saved_games_file_it_cannot_write_runs_instead_of_
     assert status == 0 and "Traceback" not in out and "readonly database" not in out, out
     assert "the table plays without saving" in out
 
+
+def test_a_folder_of_photos_as_the_camera_shows_them_as_the_game_waits_for_throws(tmp_path):
+    """Each image was one frame, played from the start: no throw ever settled (appliance.folder_table)."""
+    import cv2
+    import numpy as np
+
+    from appliance.folder_table import FolderTable
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), np.full((240, 320, 3), 60, np.uint8))
+    appliance, app, pipeline, worker = _appliance(tmp_path, camera=str(folder))
+    try:
+        assert pipeline.source.wait and pipeline.source.loop
+        assert isinstance(appliance._trial(app, pipeline), FolderTable)
+    finally:
+        worker.stop()
+        app.store.close()
