@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 
 from appliance.folder_table import RETRY_S, FolderTable
-from appliance.inputs import Command, CommandQueue
+from appliance.inputs import Command
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.camera import CameraPipeline
 from vision.reader import read_dice
@@ -28,36 +28,38 @@ def _folder(folder, throws, first_seed: int = 40):
 
 
 class Table:
-    """The kiosk core on a folder of photos, stepped in one thread on the folder's virtual time."""
+    """The kiosk core on a folder of photos, stepped in one thread on the folder's virtual time: each
+    frame the table ticks (as the kiosk's frame hook does), the camera steps, and what settled goes
+    to the kiosk as its queue would give it."""
 
     def __init__(self, folder) -> None:
-        self.t = 0.0
-        self.commands = CommandQueue()
         self.source = ImageFolderSource(folder, fps=FPS, loop=True, wait=True)
-        self.pipeline = CameraPipeline(self.source, SettleDetector(read_dice),
-                                       lambda r: self.commands.put(Command("settled", r, source="camera")))
+        self.pipeline = CameraPipeline(self.source, SettleDetector(read_dice), lambda reading: None)
         self.app = App(players=["Ann", "Bo", "Cy"], clock=lambda: self.t,
                        hooks=Hooks(expect=self.pipeline.expect, reread=self.pipeline.reread))
         self.table = FolderTable(self.app, self.pipeline, clock=lambda: self.t)
-        self.messages: list[str] = []
+        self.said: list[str] = []
+
+    @property
+    def t(self) -> float:
+        """The folder's virtual time, s: the table's and the kiosk's clock."""
+        return self.source.index / FPS
 
     def frames(self, n: int) -> None:
         for _ in range(n):
             self.table.tick()
-            self.pipeline.step()
-            for cmd in self.commands.drain():
-                self.app.handle(cmd)
-            self.app.tick()
-            if self.app.message and self.app.message not in self.messages[-1:]:
-                self.messages.append(self.app.message)
-            self.t += 1 / FPS
+            settled = self.pipeline.step()
+            if settled is not None:
+                self.app.handle(Command("settled", settled, source="camera"))
+            if self.app.message not in ("", *self.said[-1:]):
+                self.said.append(self.app.message)
 
     def until(self, done, seconds: float = 30.0) -> None:
-        for _ in range(int(seconds * FPS)):
-            if done():
-                return
+        """Step until ``done()``, at most ``seconds`` of the folder's time."""
+        end = self.t + seconds
+        while not done():
+            assert self.t < end, f"not within {seconds} s: rolls {self.rolls()}, said {self.said}"
             self.frames(1)
-        raise AssertionError(f"not within {seconds} s: {self.rolls()} {self.messages}")
 
     def rolls(self) -> list[list[int]]:
         s = self.app.session
@@ -94,4 +96,4 @@ def test_a_photo_the_game_does_not_take_gives_way_to_the_next(tmp_path):
     assert t.app.start_game()
     t.until(lambda: len(t.rolls()) == 1)
     assert t.rolls() == [[2, 6]] and t.t >= RETRY_S
-    assert any("needed" in m for m in t.messages), t.messages  # the one die was said, then the next photo
+    assert any("needed" in m for m in t.said), t.said  # the one die was said, then the next photo

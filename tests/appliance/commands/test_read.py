@@ -17,10 +17,14 @@ def test_read_of_a_missing_file_says_there_is_no_such_file(tmp_path, capsys):
 
 
 def _drawn(path, values):
-    """A drawn photo of dice the reader reads (the one tests/vision/test_reader_cli.py draws)."""
-    from tests.vision.test_reader_cli import _photo
+    """A rendered photo of ``values`` that the reader reads right (tests/vision/test_reader.py)."""
+    import cv2
 
-    return _photo(path, values)
+    from vision.synth import TableLook, render_still
+
+    image, _truth = render_still(values, seed=40, look=TableLook())
+    cv2.imwrite(str(path), image)
+    return path
 
 
 def _broken(folder) -> dict:
@@ -68,7 +72,7 @@ def test_the_image_decoders_say_nothing_of_their_own_on_stderr(tmp_path, capfd):
 
 
 def test_one_die_is_said_in_the_singular(tmp_path, capsys):
-    assert main(["read", str(_drawn(tmp_path / "one.png", [3])), "--dice", "1"]) == 0
+    assert main(["read", str(_drawn(tmp_path / "one.png", [4])), "--dice", "1"]) == 0
     assert "(1 die, " in capsys.readouterr().out
 
 
