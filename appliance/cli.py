@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from appliance import __version__
@@ -61,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dicetable`` console script; returns the exit status."""
+    # pygame greets on standard output when imported: no line a script reading a command's output
+    # (summary, replay) or the journal (kiosk) should get.
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -98,9 +98,6 @@ class PhotoTable:
     name = "real photos"
 
     def __init__(self, pools: dict[int, list[Photo]]) -> None:
-        import cv2
-
-        self._cv2 = cv2
         self.pools = {n: list(p) for n, p in pools.items()}
         self.next = {n: 0 for n in pools}
         self.source = PhotoSource(FPS)
@@ -121,10 +118,12 @@ class PhotoTable:
         return photo
 
     def _image(self, photo: Photo) -> np.ndarray:
-        img = self._cv2.imread(str(photo.path), self._cv2.IMREAD_COLOR)
-        if img is None:
-            raise DemoError(_("cannot read the photo {path}").format(path=photo.path))
-        return img
+        from vision.images import ImageError, load_image
+
+        try:
+            return load_image(photo.path)
+        except ImageError:
+            raise DemoError(_("cannot read the photo {path}").format(path=photo.path)) from None
 
     def throw(self, values) -> tuple[int, ...] | None:
         photo = self._take(len(values))

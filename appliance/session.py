@@ -123,6 +123,7 @@ class Session:
         self.drinks_before: dict[str, int] = {}
         # (action, events) of every action in effect, oldest first: the tally and the last roll.
         self._in_effect: list[tuple[dict, list[dict]]] = list(history or [])
+        self._mark_failed = False  # the store's last announced-mark failed (logged once until one works)
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -319,9 +320,18 @@ class Session:
         return self.act({"undo": True}, source=source)
 
     def announced(self, seq: int | None) -> None:
-        """The outcome with ``seq`` has been shown: mark it in the store (no-op without one)."""
+        """The outcome with ``seq`` has been shown: mark it in the store (no-op without one). A mark
+        the store cannot write (it became read-only, the disk is gone) is logged once, not raised:
+        the action itself is saved, and at worst its announcement shows again after a restart."""
         if self.store is not None and seq is not None:
-            self.store.mark_announced(self.game_id, seq)
+            try:
+                self.store.mark_announced(self.game_id, seq)
+            except Exception as exc:
+                if not self._mark_failed:
+                    log.error("could not mark action %s of game %s announced: %s", seq, self.game_id, exc)
+                self._mark_failed = True
+            else:
+                self._mark_failed = False
 
     def end(self) -> None:
         """The table leaves this game (Biscuit has no end; or a new game is chosen): keep its counts."""

@@ -54,13 +54,20 @@ Versions: ``PRAGMA user_version`` is the schema's version. A file of an older ve
 place when opened, in one commit (its games kept); a file of a newer version (a downgrade) is moved
 aside like a damaged one.
 
-Errors: ``StoreError`` (an OSError) when the state directory cannot be written at all. A damaged,
-empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with
-its -wal and -shm) and the store starts fresh, with ``notice`` saying so.
+Errors: ``StoreError`` (an OSError) when the store cannot be written at all: the state directory
+is read-only or cannot be made, or the file itself (or its -wal or -shm) cannot be written by this
+user (a backup copied back by root, a read-only mount); the kiosk then plays without saving. A
+damaged, empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS``
+(with its -wal and -shm) and the store starts fresh, with ``notice`` saying so.
+
+Reading only: ``Store.open_read_only`` (``dicetable read/watch --state``, the kiosk's settings when it
+cannot write), ``read_log`` (``dicetable replay``) and ``read_evening`` (``dicetable summary``) never
+create, move, upgrade or write anything, and read a store on a read-only mount too.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -137,8 +144,9 @@ _UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES}
 
 
 class StoreError(OSError):
-    """The state directory cannot hold the store at all (missing and not creatable, read-only); or, from
-    ``read_log``, the saved games cannot be read. ``strerror`` is the message."""
+    """The store cannot be written at all (the state directory missing and not creatable or read-only,
+    the file not writable by this user); or, from the read-only openings, the saved games cannot be
+    read. ``strerror`` is the message, in English, naming the place (``str()`` adds the errno)."""
 
 
 # What a store's write may raise when the disk is full, gone or damaged (a StoreError is an OSError).
@@ -189,6 +197,7 @@ class Store:
     db: sqlite3.Connection
     notice: str | None = None
     moved_to: Path | None = field(default=None)
+    read_only: bool = False  # opened with ``open_read_only``: every write raises sqlite3.Error
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -200,8 +209,9 @@ class Store:
         program's database, a newer schema, a game row that no longer parses) is moved aside to a
         timestamped name; ``notice`` then holds the message for the screen (in the active language:
         call ``i18n.set_language`` first) and ``moved_to`` the new name. A file of an older schema is
-        upgraded in place. Raises StoreError only when the directory itself is unusable (or the
-        upgrade cannot be written).
+        upgraded in place. Raises StoreError when the store cannot be written: the directory is
+        unusable, the file (or its -wal or -shm) is not writable by this user, or the upgrade cannot
+        be written; nothing is changed then.
         """
         state_dir = Path(state_dir)
         try:
@@ -209,8 +219,11 @@ class Store:
         except OSError as exc:
             raise StoreError(exc.errno, f"state directory {state_dir} cannot be created: {exc.strerror}") from None
         if not os.access(state_dir, os.W_OK | os.X_OK):
-            raise StoreError(13, f"state directory {state_dir} is not writable")
+            raise StoreError(errno.EACCES, f"state directory {state_dir} is not writable")
         path = state_dir / FILENAME
+        for part in (path, *_sidecars(path)):  # the file itself: e.g. root's copy of a backup, chattr +i
+            if part.exists() and not os.access(part, os.W_OK):
+                raise StoreError(errno.EACCES, f"the saved games {part} cannot be written by this user")
         problem = _check_existing(path)
         moved_to = None
         if problem:
@@ -228,6 +241,30 @@ class Store:
             notice = _("The saved games could not be read ({problem}). They were put aside for the staff; "
                        "play starts fresh.").format(problem=problem)
         return cls(path=path, db=db, notice=notice, moved_to=moved_to)
+
+    @classmethod
+    def open_read_only(cls, path: str | Path) -> "Store":
+        """The store at ``path`` (the state directory or its file) opened for reading only: nothing is
+        created, moved, upgraded or written, also on a read-only mount (``dicetable read/watch
+        --state``; the kiosk's settings when it cannot write). Its reading methods work as usual;
+        a write raises sqlite3.Error.
+
+        Raises StoreError naming the file: not there, not a Dice Table store, unreadable, or saved
+        by another version of the schema (the kiosk upgrades an older one at its next start).
+        """
+        db, path = _connect_read_only(path)
+        try:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            if version != SCHEMA_VERSION:
+                raise StoreError(errno.EPROTO, f"{path}: saved by {'a newer' if version > SCHEMA_VERSION else 'an older'} "
+                                               f"version (schema {version}, this one reads {SCHEMA_VERSION})")
+        except sqlite3.Error as exc:
+            db.close()
+            raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
+        except StoreError:
+            db.close()
+            raise
+        return cls(path=path, db=db, read_only=True)
 
     def close(self) -> None:
         """Close the file (everything is already on disk)."""
@@ -517,23 +554,57 @@ def read_evening(path: str | Path) -> list[tuple[dict, list[dict], list[list[dic
 def _read_only(path: str | Path):
     """The store at ``path`` (a file or its directory) opened read-only and checked as ours: yields
     (connection, file path) and closes it; SQLite errors inside become StoreError naming the file."""
+    db, path = _connect_read_only(path)
+    try:
+        yield db, path
+    except sqlite3.Error as exc:  # damaged pages, a row that does not parse
+        raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
+    finally:
+        db.close()
+
+
+def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
+    """(a read-only connection, the file) to the store at ``path`` (a file or its directory), checked
+    as ours; nothing is created beside it. Without a -wal beside it (no kiosk writing, or one closed
+    cleanly) the file is read as it lies (``immutable``), so no -wal or -shm is made (a root's would
+    lock the service's user out). With one, it is read with the WAL (a running kiosk's latest
+    actions); where SQLite may not use the -shm (a read-only mount), as it lies after all: a kiosk
+    that lost its power there may then miss its last actions. Raises StoreError naming the file: not
+    there, not a Dice Table store, or unreadable."""
     path = Path(path)
     if path.is_dir():
         path = path / FILENAME
     if not path.is_file():
-        raise StoreError(2, f"{path}: no saved games there")
+        raise StoreError(errno.ENOENT, f"{path}: no saved games there")
+    uri = path.absolute().as_uri()
+    as_it_lies = f"{uri}?mode=ro&immutable=1"
+    db = None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
-    except sqlite3.Error as exc:
-        raise StoreError(5, f"{path}: cannot be opened: {exc}") from None
-    try:
-        if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            raise StoreError(22, f"{path}: not a Dice Table store")
-        yield db, path
-    except sqlite3.Error as exc:  # damaged pages, not SQLite at all, a WAL it may not read
-        raise StoreError(5, f"{path}: cannot be read: {exc}") from None
-    finally:
+        try:
+            wal = path.with_name(path.name + "-wal").exists()
+            db = sqlite3.connect(f"{uri}?mode=ro" if wal else as_it_lies, uri=True, isolation_level=None)
+            (app,) = db.execute("PRAGMA application_id").fetchone()  # opening is lazy: this finds out
+        except sqlite3.OperationalError as exc:
+            if db is not None:
+                db.close()
+            if not _cannot_share(exc):
+                raise
+            db = sqlite3.connect(as_it_lies, uri=True, isolation_level=None)
+            (app,) = db.execute("PRAGMA application_id").fetchone()
+    except sqlite3.Error as exc:  # not SQLite at all, damaged pages, a WAL it may not read
+        if db is not None:
+            db.close()
+        raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
+    if app != APPLICATION_ID:
         db.close()
+        raise StoreError(errno.EINVAL, f"{path}: not a Dice Table store")
+    return db, path
+
+
+def _cannot_share(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite failed for want of the -shm (or -wal) it reads a WAL file with: a read-only place."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return name == "SQLITE_CANTOPEN" or name.startswith("SQLITE_READONLY") or "unable to open" in str(exc)
 
 
 # --- the file ----------------------------------------------------------------------------------

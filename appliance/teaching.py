@@ -12,6 +12,7 @@ The journal gets one line per fit: used or not, and why.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 
@@ -65,6 +66,32 @@ def teach(store, throws, source: str, models=None):
     return refit(store, models)
 
 
+def taught_before(store, throws) -> list[bool]:
+    """For each of ``throws`` (pairs of crops and values, as ``teach`` takes them): whether the store
+    keeps the very same throw already, or an earlier one of ``throws`` is it: the same crops byte for
+    byte, with the same values, in any order. That is the same photo taught again; a new photo of the
+    same dice differs."""
+    crops, values, ids = store.examples()
+    kept: dict[int, list[tuple]] = {}
+    for crop, value, throw in zip(crops, values, ids):
+        kept.setdefault(int(throw), []).append((crop, value))
+    seen = {_digest(*zip(*dice)) for dice in kept.values()}
+    out = []
+    for throw_crops, throw_values in throws:
+        digest = _digest(throw_crops, throw_values)
+        out.append(digest in seen)
+        seen.add(digest)
+    return out
+
+
+def _digest(crops, values) -> bytes:
+    """A throw's fingerprint: its crops' bytes with their values, in no particular order."""
+    import numpy as np
+
+    dice = sorted(np.ascontiguousarray(c).tobytes() + bytes([int(v)]) for c, v in zip(crops, values))
+    return hashlib.sha1(b"".join(dice)).digest()
+
+
 def adaptation(store, models=None):
     """(the ``vision.adapt.Adaptation`` to read with or None, the reason in one sentence): the
     saved one when it is current, else fitted afresh in memory (see the module docstring)."""
@@ -97,8 +124,11 @@ def _saved(store) -> dict | None:
 def reader(state_dir, name: str):
     """``vision.reader.read_dice`` reading with the adaptation of the table whose state directory is
     ``state_dir`` (``dicetable read/watch --state``), if it has one; the reason goes to standard
-    error, prefixed with the command's ``name``. None, with the reason on standard error, when the
-    directory holds no store or it cannot be opened (nothing is created)."""
+    error, prefixed with the command's ``name``. The store is opened read-only: never created,
+    moved, repaired or upgraded (the kiosk's job). A store that cannot be used (damaged, of another
+    version, unreadable) is said ("cannot use the taught dice: ...") and the shipped model reads.
+    None, with the reason on standard error, when the directory holds no store (a mistyped path)."""
+    import sqlite3
     import sys
     from functools import partial
     from pathlib import Path
@@ -111,11 +141,10 @@ def reader(state_dir, name: str):
               file=sys.stderr)
         return None
     try:
-        with Store.open(state_dir) as store:
+        with Store.open_read_only(state_dir) as store:
             found, reason = adaptation(store)
-    except StoreError as exc:
-        print(f"{name}: {exc.strerror}", file=sys.stderr)
-        return None
+    except (StoreError, sqlite3.Error, ValueError) as exc:
+        found, reason = None, f"cannot use the taught dice: {getattr(exc, 'strerror', None) or exc}; the shipped model reads"
     print(f"{name}: {reason}", file=sys.stderr)
     return partial(read_dice, adaptation=found)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,30 @@ def photos_dir() -> Path:
     if not (PHOTOS / "manifest.csv").is_file():
         pytest.skip(f"real dice photos not found at {PHOTOS} (they live beside the repository in ../shared)")
     return PHOTOS
+
+
+@pytest.fixture
+def read_only():
+    """``read_only(path, ...)`` makes files and folders unwritable for this process, as a read-only
+    SD card or a file another user owns would be: by their mode bits, or as root (whom those do not
+    stop) by ``chattr +i`` (skips where the file system cannot). Undone after the test."""
+    undo = []
+
+    def make(*paths: Path) -> None:
+        for path in paths:
+            if os.geteuid() == 0:
+                done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
+                if done.returncode:
+                    pytest.skip(f"cannot make {path} read-only as root here: {done.stderr.strip()}")
+                undo.append(lambda p=path: subprocess.run(["chattr", "-i", str(p)], check=True))
+            else:
+                mode = path.stat().st_mode
+                path.chmod(mode & ~0o222)
+                undo.append(lambda p=path, m=mode: p.chmod(m))
+
+    yield make
+    for step in reversed(undo):
+        step()
 
 
 def pytest_terminal_summary(terminalreporter):

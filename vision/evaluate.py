@@ -27,6 +27,8 @@ Run: ``python -m vision.evaluate [--manifest CSV ...] [--split train|val|all] [-
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -92,16 +94,19 @@ def score(photo: Photo, reading: DiceReading, ms: float = 0.0) -> Result:
 
 def scored_frames(photos: Iterable[Photo]) -> Iterator[tuple[Photo, np.ndarray]]:
     """Each scored photo (not excluded, not of a ``TRAIN_ONLY`` source) with its (H, W, 3) uint8 BGR
-    frame. Raises OSError when a photo cannot be loaded (a broken evaluation set is not a reader
-    result)."""
-    import cv2
+    frame. Raises OSError with the photo's path as its ``filename`` when a photo cannot be loaded
+    (FileNotFoundError when it is not there): a broken evaluation set is not a reader result."""
+    from vision.images import ImageError, load_image
 
     for photo in photos:
         if photo.excluded or photo.source in TRAIN_ONLY:
             continue
-        frame = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise OSError(f"cannot load {photo.path}")
+        if not photo.path.exists():
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(photo.path))
+        try:
+            frame = load_image(photo.path)
+        except ImageError as exc:
+            raise OSError(errno.EIO, exc.reason, str(photo.path)) from None
         yield photo, frame
 
 
@@ -220,8 +225,12 @@ def evaluate_manifests(manifests, split: str = "val", errors: bool = False, out=
             print(f"no photos to score in {names} (split: {split})", file=sys.stderr)
             return 2
         results = run(photos, reader)
-    except OSError as exc:
-        print(exc, file=sys.stderr)
+    except OSError as exc:  # a photo a manifest lists is not there, or not an image
+        if exc.filename is None:
+            print(exc, file=sys.stderr)
+        else:
+            where = " (a manifest's photos lie beside it, as it names them)" if isinstance(exc, FileNotFoundError) else ""
+            print(f"cannot read the photo {exc.filename} of {names}: {exc.strerror}{where}", file=sys.stderr)
         return 2
     print(f"{names} (split: {split}, {len(results)} photos scored, expected count given)", file=out)
     print(format_table(summarise(results)), file=out)

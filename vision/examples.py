@@ -78,7 +78,9 @@ def from_values(bgr: np.ndarray, values, models: Models) -> tuple[np.ndarray, np
     gate = models.gate
     dice = [r for r in reads if r.die >= gate.die_at]
     if len(dice) != len(values):
-        raise LabelError(f"the reader finds {len(dice)} dice there, but {len(values)} values were given")
+        found, given = len(dice), len(values)
+        raise LabelError(f"the reader finds {found} {'die' if found == 1 else 'dice'} there, but {given} "
+                         f"{'value was' if given == 1 else 'values were'} given")
     not_dice = [r for r in reads if r.die < gate.doubt_at]
     dice_crops = crops(bgr, dice)
     labels = assign(models.faces.probabilities(bgr, [r.cand for r in dice]), values)

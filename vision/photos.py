@@ -88,8 +88,16 @@ COLUMNS = ("file", "source", "boxes", "values_in_box_order", "table_like", "excl
 def load_manifest(path: str | Path) -> list[Photo]:
     """All rows of a manifest.csv (README.txt format), excluded ones included (flagged).
 
-    Raises OSError when the file cannot be read, ValueError on a missing column or a malformed row.
+    Raises OSError when the file cannot be read, ValueError on a missing column, a malformed row or
+    text that is not UTF-8 (the caller names the file).
     """
+    try:
+        return _read_manifest(path)
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 text (the byte 0x{exc.object[exc.start]:02x} at position {exc.start})") from None
+
+
+def _read_manifest(path: str | Path) -> list[Photo]:
     photos = []
     root = Path(path).parent
     with open(path, newline="", encoding="utf-8") as fh:

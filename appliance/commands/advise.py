@@ -3,8 +3,9 @@
 yacht: with --roll after the first roll, every open category ranked by expected points (this turn,
 and this turn plus the rest of the game under optimal play); with --declared, the dice to keep for
 the declared category with --rolls-left rerolls to go; with no roll, the expected points still to
-come from the sheet's position. maexle: the chances of one fresh roll against each announcement
-(or --announcement), counted over the 36 outcomes of two dice.
+come from the sheet's position (--rolls-left then needs --roll). maexle: the chances of one fresh
+roll against each announcement (or --announcement, in either order of its dice: 12 is Mäxle, 21,
+said as RULES.md does, the higher die first), counted over the 36 outcomes of two dice.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     yacht.add_argument("--used", action="append", default=[], metavar="CATEGORIES",
                        help="categories already used, comma-separated (may repeat), e.g. full_house,yacht")
     yacht.add_argument("--declared", metavar="CATEGORY", help="the category declared this turn: advise the keep")
-    yacht.add_argument("--rolls-left", type=int, choices=(0, 1, 2), default=2,
-                       help="rerolls still to go this turn (default 2, right after the first roll)")
+    yacht.add_argument("--rolls-left", type=int, choices=(0, 1, 2), default=None,
+                       help="rerolls still to go this turn (default 2, right after the first roll; needs --roll)")
     yacht.add_argument("--scoring", choices=("seed", "sackson"), default="seed", help="scoring preset (default seed)")
     yacht.add_argument("--yacht-counts-as-full-house", action="store_true", help="the house-rule switch of RULES.md §3")
     yacht.add_argument("--top", type=argtypes.non_negative(int), default=TEXT_TOP, metavar="N",
@@ -37,8 +38,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     maexle = games.add_parser("maexle", help="Mäxle: the odds of a fresh roll against an announcement",
                               description="Exact odds over the 36 outcomes of two dice (RULES.md §1).")
-    maexle.add_argument("--announcement", type=int, metavar="VALUE", help="one value, e.g. 54 (default: all 21)")
+    maexle.add_argument("--announcement", type=maexle_value, metavar="VALUE",
+                        help="one value, e.g. 54 (its dice in either order: 45 is 54, 12 is 21; default: all 21)")
     maexle.add_argument("--json", action="store_true", help="one JSON object")
+
+
+def maexle_value(text: str) -> int:
+    """An announcement as a player may say it: a Mäxle value (RULES.md §1, the higher die first), or
+    its two dice the other way round ("12" is 21, Mäxle; "36" is 63). Raises
+    argparse.ArgumentTypeError for anything else."""
+    from appliance.games import maexle_values
+
+    order = ", ".join(map(str, maexle_values.ORDER))
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a Mäxle value is two dice, e.g. 54; one of {order}; not {text!r}") from None
+    if maexle_values.is_value(value):
+        return value
+    digits = str(value)
+    if len(digits) == 2 and all("1" <= d <= "6" for d in digits):
+        return maexle_values.value_of((int(digits[0]), int(digits[1])))
+    raise argparse.ArgumentTypeError(f"not a Mäxle value: {text}; one of {order}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,6 +99,8 @@ def _yacht(args: argparse.Namespace) -> dict:
     if args.roll is None:
         if args.declared:
             raise ValueError("--declared needs the dice: give --roll")
+        if args.rolls_left is not None:
+            raise ValueError("--rolls-left needs the dice: give --roll (and --declared for a reroll)")
         value = coach.position_value(used)
         return {
             "json": {**base, "open": open_count, "expected": value},
@@ -89,7 +112,7 @@ def _yacht(args: argparse.Namespace) -> dict:
         raise ValueError(f"--declared {args.declared} is also in --used: a category is declared once a game, "
                          "so a used one cannot be declared")
     if args.declared:
-        keep = coach.keep(roll, args.declared, args.rolls_left, used)
+        keep = coach.keep(roll, args.declared, 2 if args.rolls_left is None else args.rolls_left, used)
         if keep.rolls_left == 0:
             advice = f"no rerolls left: {keep.turn:.0f} points this turn"
         elif keep.stop:
@@ -105,7 +128,7 @@ def _yacht(args: argparse.Namespace) -> dict:
                      f"{advice}; {keep.total:.2f} expected to the game's end"],
         }
 
-    if args.rolls_left != 2:
+    if args.rolls_left not in (None, 2):
         raise ValueError("a category is declared right after the first roll (2 rerolls to go); "
                          "for a later roll give --declared")
     ranked = coach.declarations(roll, used)

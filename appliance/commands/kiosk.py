@@ -8,7 +8,11 @@ setup in the store yet), or when a pulled plug cut one short, the guided setup s
 camera reads with what it saved: its tray area and light lock win over the config's, unless the
 config changed since. A bad config file exits
 with status 78 and one clear message (the unit does not restart on it). A missing camera or missing
-GPIO does not stop the kiosk: it says so on screen, and dice can be entered by hand.
+GPIO does not stop the kiosk: it says so on screen, and dice can be entered by hand. Nor does a
+store it cannot write (a read-only state directory or SD card, a saved-games file this user may not
+write): the table plays without saving, the screen says so at the start and at every new game, the
+journal says why, and what the store keeps is still read (the language, the guided setup's tray and
+light, the taught dice).
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ class Appliance:
         self.service = service
         self.windowed = windowed
         self.log = __import__("logging").getLogger("appliance.kiosk")
+        self.kept = None  # the store opened read-only when it cannot be written (see ``_store``)
 
     def run(self) -> int:
         """The appliance until SIGTERM or the window closes; returns the exit status."""
@@ -74,8 +79,6 @@ class Appliance:
             commands.put(Command("quit", source="signal"))
         signal.signal(signal.SIGTERM, stop)
         store = self._store()
-        if isinstance(store, int):
-            return store
         voice, sounds = self._sound()
         app = self._app(store, voice, sounds)
         pipeline, worker = self._camera(commands, app)
@@ -93,7 +96,7 @@ class Appliance:
                           frame_hook=self.service.tick if trial is None else lambda: (trial.tick(), self.service.tick()),
                           on_throw=None if trial is None else trial.now)
         except Exception as exc:  # no display at all: nothing to show the table
-            self._stop(worker, buttons, voice, store)
+            self._stop(worker, buttons, voice, store, self.kept)
             return self.service.fail(f"dicetable kiosk: cannot open the display: {exc}", 1)
 
         kiosk.step()  # the first frame on screen
@@ -105,12 +108,12 @@ class Appliance:
         finally:
             self.service.stopping()
             kiosk.close()
-            self._stop(worker, None, voice, store)
+            self._stop(worker, None, voice, store, self.kept)
         return 0
 
     def _store(self):
-        """The saved games in the kiosk's language, and the display driver set; or the exit status
-        when the state directory cannot be written."""
+        """The saved games in the kiosk's language, and the display driver set; None when the store
+        cannot be written (``self.kept`` is then the store opened read-only, or None)."""
         import os
 
         from appliance import i18n
@@ -121,15 +124,29 @@ class Appliance:
         i18n.set_language(cfg.language)  # the store's notice of a damaged file is worded in it
         try:
             store = Store.open(cfg.state_dir)
-        except StoreError as exc:
-            return self.service.fail(f"dicetable kiosk: {exc}", 1)
-        if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
-            self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
-        start_language(store, cfg.language)  # the language button's last choice, if the config kept its language
+        except StoreError as exc:  # the table plays unsaved: a restart would not make it writable
+            store = None
+            self.log.error("%s: the table plays without saving", exc.strerror)
+            self.kept = self._read_only(cfg.state_dir)
+        else:
+            if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
+                self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
+        start_language(store or self.kept, cfg.language)  # the language button's last choice, if the config kept its language
         driver = video_driver(cfg.display.driver, self.windowed)
         if driver is not None:
             os.environ["SDL_VIDEODRIVER"] = driver
         return store
+
+    def _read_only(self, state_dir):
+        """The store in ``state_dir`` opened read-only for what it keeps (the language, the guided
+        setup's tray and light, the taught dice), or None (the journal says why)."""
+        from appliance.store import Store, StoreError
+
+        try:
+            return Store.open_read_only(state_dir)
+        except StoreError as exc:
+            self.log.warning("the table's settings are not read either: %s", exc.strerror)
+            return None
 
     def _app(self, store, voice, sounds):
         """The kiosk's core, its announcements spoken and its sounds played."""
@@ -147,7 +164,7 @@ class Appliance:
         cfg = self.cfg
         return App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
                    maexle_odds=cfg.coach.maexle_odds, drink_cap=cfg.drinks.cap, config_language=cfg.language,
-                   hooks=Hooks(announce=announce, sound=sound))
+                   hooks=Hooks(announce=announce, sound=sound), cannot_save=store is None)
 
     @staticmethod
     def _resume(app, pipeline) -> None:
@@ -182,6 +199,7 @@ class Appliance:
         from appliance import guided
 
         cfg = self.cfg.camera
+        kept = app.store if app.store is not None else self.kept  # what the table keeps, read only if need be
         stamp = guided.camera_stamp(cfg.source, cfg.size, cfg.exposure)
         try:
             from vision.settle import SettleDetector
@@ -191,18 +209,22 @@ class Appliance:
                 from appliance.trial import trial_source
 
                 source = trial_source(cfg.size, cfg.fps)
+            elif isinstance(cfg.source, Path) and cfg.source.is_dir():  # photos, shown as the game waits
+                from vision.sources import ImageFolderSource
+
+                source = ImageFolderSource(cfg.source, fps=cfg.fps, loop=True, wait=True)
             else:
                 source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,
                                      exposure_us=cfg.exposure if isinstance(cfg.exposure, int) else None,
-                                     exposure=guided.exposure(app.store, stamp))
+                                     exposure=guided.exposure(kept, stamp))
         except Exception as exc:
             self.log.error("camera %s cannot be opened: %s", cfg.source, exc)
             return None, None
-        read_dice = self._taught(app.store)
+        read_dice = self._taught(kept)
         app.hooks.forgot, app.hooks.adapted = read_dice.forget, read_dice.use
         # The guided setup's tray, else the config's; the trial table knows its own (None: the whole frame).
-        tray = guided.tray_area(app.store, self.cfg.tray.area, cfg.size) or getattr(source, "tray_area", None)
-        reference = guided.reference(app.store)
+        tray = guided.tray_area(kept, self.cfg.tray.area, cfg.size) or getattr(source, "tray_area", None)
+        reference = guided.reference(kept)
         self.log.info("camera: tray area %s, %s", tray or "the whole frame",
                       "an empty-tray reference" if reference is not None else "no empty-tray reference")
         detector = SettleDetector(read_dice, tray=tray, reference=reference)
@@ -236,12 +258,17 @@ class Appliance:
 
     @staticmethod
     def _trial(app, pipeline):
-        """The trial mode's player side (``appliance.trial``), or None with a real camera."""
+        """The player side of a table that waits for the game: the trial mode's (``appliance.trial``)
+        or a folder of photos' (``appliance.folder_table``); None with a real camera."""
+        from appliance.folder_table import FolderTable
         from appliance.trial import MISHAPS, TrialSource, TrialTable
+        from vision.sources import ImageFolderSource
 
-        if pipeline is None or not isinstance(pipeline.source, TrialSource):
-            return None
-        return TrialTable(app, pipeline.call, mishaps=MISHAPS)
+        if pipeline is not None and isinstance(pipeline.source, TrialSource):
+            return TrialTable(app, pipeline.call, mishaps=MISHAPS)
+        if pipeline is not None and isinstance(pipeline.source, ImageFolderSource):
+            return FolderTable(app, pipeline)
+        return None
 
     def _buttons(self, commands):
         """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""
@@ -256,8 +283,8 @@ class Appliance:
             return None
 
     @staticmethod
-    def _stop(worker, buttons, voice, store) -> None:
-        for part, how in ((worker, "stop"), (buttons, "close"), (voice, "close"), (store, "close")):
+    def _stop(worker, buttons, voice, store, kept=None) -> None:
+        for part, how in ((worker, "stop"), (buttons, "close"), (voice, "close"), (store, "close"), (kept, "close")):
             if part is not None:
                 try:
                     getattr(part, how)()

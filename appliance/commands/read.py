@@ -5,7 +5,10 @@ Each IMAGE gives one line: its values and status, or why it is unreadable (the r
 does (2 or 5): a photo with another count is unreadable. --reference IMAGE is an empty-tray photo
 from the same camera. With --json each image is one JSON object per line: "file", "values" (sorted),
 "status" ("ok" or "unreadable"), "reason" when unreadable, "dice" (each with "value", "center",
-"box", "confidence") and "ms" (the reader's time).
+"box", "confidence") and "ms" (the reader's time). The values mean nothing unless "status" is "ok":
+an unreadable reading keeps what the reader made of its dice, for a look. A file that cannot be read
+as an image gets a line too: {"file": ..., "status": "error", "reason": ...} (and its message on
+standard error).
 
 --manifest CSV... reads every photo of labelled sets (../shared/dice-photos/manifest.csv,
 ../shared/dice-train/manifest.csv), giving the reader each photo's number of dice, and prints per
@@ -46,10 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
+    """Reads the IMAGEs (or measures on --manifest); returns the exit status."""
+    from appliance.commands.text import counted
     from vision import evaluate
     from vision.frames import FrameError
+    from vision.images import ImageError, load_image
     from vision.reader import read_dice
 
     if args.state is not None:
@@ -69,15 +73,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     reference = None
     if args.reference is not None:
-        reference = cv2.imread(str(args.reference), cv2.IMREAD_COLOR) if args.reference.is_file() else None
-        if reference is None:
-            print(f"dicetable read: cannot read the reference image {args.reference}", file=sys.stderr)
+        try:
+            reference = load_image(args.reference)
+        except ImageError as exc:
+            print(f"dicetable read: cannot read the reference image {args.reference}: {exc.reason}", file=sys.stderr)
             return 2
     status = 0
     for path in args.images:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-        if image is None:
-            print(f"dicetable read: {_not_an_image(path)}", file=sys.stderr)
+        try:
+            image = load_image(path)
+        except ImageError as exc:
+            _error(path, exc.reason, _not_an_image(path, exc.reason), args.json)
             status = 1
             continue
         ref = reference
@@ -88,26 +94,32 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         try:
             reading = read_dice(image, expected=args.dice, reference=ref)
-        except FrameError as exc:  # cv2.imread gives 8-bit BGR, so only as a guard
-            print(f"dicetable read: {path}: {exc}", file=sys.stderr)
+        except FrameError as exc:  # load_image gives 8-bit BGR, so only as a guard
+            _error(path, str(exc), f"{path}: {exc}", args.json)
             status = 1
             continue
         ms = (time.perf_counter() - t0) * 1000.0
         if args.json:
             print(json.dumps({"file": str(path), **reading.to_json(), "ms": round(ms, 2)}), flush=True)
         elif reading.ok:
-            print(f"{path}: {' '.join(str(v) for v in reading.values)}  ({len(reading.dice)} dice, {ms:.1f} ms)")
+            print(f"{path}: {' '.join(str(v) for v in reading.values)}  ({counted(len(reading.dice), 'die', 'dice')}, "
+                  f"{ms:.1f} ms)")
         else:
             seen = " ".join(str(v) for v in reading.values)
             print(f"{path}: unreadable: {reading.reason}" + (f" (saw {seen})" if seen else "") + f"  ({ms:.1f} ms)")
     return status
 
 
-def _not_an_image(path: Path) -> str:
-    """Why ``path`` gave no image, in the words a user needs: a folder, a missing file, or a file
-    that is not an image OpenCV reads."""
+def _error(path: Path, reason: str, message: str, as_json: bool) -> None:
+    """An IMAGE that gives no reading: ``message`` on standard error, and with --json its line."""
+    print(f"dicetable read: {message}", file=sys.stderr)
+    if as_json:
+        print(json.dumps({"file": str(path), "status": "error", "reason": reason}), flush=True)
+
+
+def _not_an_image(path: Path, reason: str) -> str:
+    """Why ``path`` gave no image (``reason``, from ``vision.images.load_image``), in the words a user
+    needs: a folder gets a hint, a missing file or one that is no image its reason."""
     if path.is_dir():
         return f"{path} is a directory: give its images (e.g. {path}/*.jpg), or --manifest for labelled photos"
-    if not path.exists():
-        return f"{path}: no such file"
-    return f"cannot read the image {path}"
+    return f"{path}: {reason}"

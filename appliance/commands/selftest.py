@@ -24,6 +24,7 @@ from typing import Callable
 
 from appliance import config as config_mod
 from appliance.commands import argtypes
+from appliance.commands.text import counted
 
 CHECKS = ("config", "camera", "display", "gpio", "state", "fonts")
 # Every letter the four languages need, so a font that lacks one fails here rather than on the table.
@@ -204,6 +205,10 @@ def check_state(state_dir: Path) -> str:
     store = state_dir / FILENAME
     if not store.exists():
         return f"{state_dir} writable, {free_mb:.0f} MB free, no saved games yet"
+    unwritable = _unwritable(store)
+    if unwritable:
+        raise Failed(f"{state_dir} writable, but {unwritable}: the kiosk plays without saving (as the service "
+                     f"user: sudo chown dicetable:dicetable {store}*; an immutable file: sudo chattr -i {store})")
     try:
         # immutable: no locks, no -wal/-shm created beside the service's file (which a root run would own)
         db = sqlite3.connect(f"file:{store}?mode=ro&immutable=1", uri=True)
@@ -219,7 +224,21 @@ def check_state(state_dir: Path) -> str:
     if app != APPLICATION_ID or check != "ok":
         return ("warn", f"{state_dir} writable; {FILENAME} is damaged or foreign: the kiosk will move it aside "
                         "and start fresh")
-    return f"{state_dir} writable, {free_mb:.0f} MB free, {games} saved games"
+    return f"{state_dir} writable, {free_mb:.0f} MB free, {counted(games, 'saved game')}"
+
+
+def _unwritable(store: Path) -> str:
+    """Why this user cannot write the saved-games file or its -wal/-shm ("" when it can): opened
+    for writing and closed again, nothing written."""
+    for part in (store, store.with_name(store.name + "-wal"), store.with_name(store.name + "-shm")):
+        if not part.is_file():
+            continue
+        try:
+            with open(part, "r+b"):
+                pass
+        except OSError as exc:
+            return f"{part.name} cannot be written by this user ({exc.strerror})"
+    return ""
 
 
 def check_fonts() -> str:

@@ -13,12 +13,16 @@ only that source's).
 --forget removes every taught crop and the adaptation: the table reads with the shipped model again.
 
 Every throw is checked before anything is kept: a wrong count, a value outside 1-6 or an image that
-cannot be read is an error (exit status 2) and nothing changes. Then the throws are kept in one
+cannot be read is an error (exit status 2) and nothing changes. A throw the table keeps already (the
+same photo taught again: the same dice crops, byte for byte, with the same values) is named and
+skipped. Then the new throws are kept in one
 commit (at most 3,000 crops, the oldest throws out first), the adaptation is fitted on all the
 table keeps and used only when it reads the held-aside throws no worse than the shipped model, and better;
 the last line says which, and why. `dicetable read/watch --state DIR` then read with it.
 
---state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable).
+--state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable). It must
+exist (a mistyped path is refused, not made); teaching makes the store in it if there is none yet,
+--forget needs one.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import sys
 from pathlib import Path
 
 from appliance.commands import argtypes
+from appliance.commands.text import counted
 
 NAME = "dicetable teach"
 
@@ -55,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from appliance.store import Store, StoreError
 
+    problem = _state_problem(args)
+    if problem:
+        print(f"{NAME}: {problem}", file=sys.stderr)
+        return 2
     try:
         throws = None if args.forget else _throws(args)
     except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
@@ -67,9 +76,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with store:
         if args.forget:
-            print(f"forgot {store.forget_examples()} taught dice crops in {args.state}: the shipped model reads")
+            print(f"forgot {counted(store.forget_examples(), 'taught die crop')} in {args.state}: "
+                  "the shipped model reads")
             return 0
         return _keep(store, throws, args)
+
+
+def _state_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--state`` (nothing is made for a mistyped path), or None."""
+    from appliance.store import FILENAME
+
+    state = args.state
+    if not state.is_dir():
+        what = "is not a directory" if state.exists() else "does not exist"
+        return f"the state directory {state} {what} (a mistyped path? the kiosk's is the config's state_dir)"
+    if args.forget and not (state / FILENAME).is_file():
+        return f"{state} holds no saved games store: there are no taught dice to forget"
+    return None
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
@@ -90,12 +113,20 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
 def _keep(store, throws, args) -> int:
     from appliance import teaching
 
+    before = teaching.taught_before(store, [(crops, labels) for _name, crops, labels in throws])
+    for (name, _crops, _labels), old in zip(throws, before):
+        if old:
+            print(f"{name}: already taught at this table, skipped")
+    throws = [throw for throw, old in zip(throws, before) if not old]
+    if not throws:
+        print(f"nothing new taught in {args.state}: the table keeps these throws already")
+        return 0
     fitted = teaching.teach(store, [(crops, labels) for _name, crops, labels in throws],
                             "manifest" if args.manifest else "teach")
     dice = sum(int((labels > 0).sum()) for _name, _crops, labels in throws)
     kept_throws, kept_crops, _last = store.count_examples()
-    print(f"taught {len(throws)} throws ({dice} dice) in {args.state}; the table keeps {kept_throws} throws "
-          f"({kept_crops} crops)")
+    print(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
+          f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})")
     print(("adaptation used: " if fitted.adaptation is not None else "adaptation not used: ") + fitted.reason)
     return 0
 
@@ -127,8 +158,8 @@ def _manifest_throws(args, models) -> list:
     try:
         photos = [p for p in load_manifest(args.manifest) if not p.excluded
                   and (args.source is None or p.source == args.source)]
-    except OSError as exc:
-        raise ValueError(f"cannot read the manifest {args.manifest}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read the manifest {args.manifest}: {getattr(exc, 'strerror', None) or exc}") from None
     if not photos:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
     out = []
@@ -140,11 +171,10 @@ def _manifest_throws(args, models) -> list:
 
 def _image(path: Path):
     """The (H, W, 3) uint8 BGR image at ``path``. Raises ValueError naming it."""
-    import cv2
-
     from appliance.commands.read import _not_an_image
+    from vision.images import ImageError, load_image
 
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if Path(path).is_file() else None
-    if image is None:
-        raise ValueError(_not_an_image(Path(path)))
-    return image
+    try:
+        return load_image(path)
+    except ImageError as exc:
+        raise ValueError(_not_an_image(Path(path), exc.reason)) from None

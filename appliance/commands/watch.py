@@ -11,7 +11,9 @@ and every 15th otherwise. --state DIR reads with the adaptation to the dice taug
 
 Camera faults are reported on stderr and retried; after --give-up seconds without a frame, watch
 exits with status 1. The end of a file, folder or synthetic script exits 0, or 1 when not one frame
-could be read from it; a folder's files that are not images are named on stderr and skipped.
+could be read from it; a folder's files that are not images are named on stderr and skipped. A
+single photo is refused (status 2) with a hint: nothing moves or settles in it, `dicetable read`
+reads it. A reading that is unreadable says what it saw as `read` does.
 """
 
 from __future__ import annotations
@@ -77,18 +79,23 @@ def run(args: argparse.Namespace) -> int:
 def _open(args: argparse.Namespace):
     """The source, the settle detector and the reference image for ``args``, or the exit status 2
     (with the reason on standard error)."""
-    import cv2
-
+    from vision.images import ImageError, load_image
     from vision.reader import read_dice
     from vision.settle import SettleDetector, SettleParams
     from vision.sources import CameraError, open_source
 
     reference = None
     if args.reference is not None:
-        reference = cv2.imread(str(args.reference), cv2.IMREAD_COLOR)
-        if reference is None:
-            print(f"dicetable watch: cannot read the reference image {args.reference}", file=sys.stderr)
+        try:
+            reference = load_image(args.reference)
+        except ImageError as exc:
+            print(f"dicetable watch: cannot read the reference image {args.reference}: {exc.reason}", file=sys.stderr)
             return 2
+    if _single_photo(args.source):
+        print(f"dicetable watch: {args.source} is a single photo, where nothing moves or settles: read it with "
+              f"dicetable read {args.source} (watch takes a camera, a video file or a folder of images)",
+              file=sys.stderr)
+        return 2
     if args.state is not None:
         from appliance import teaching
 
@@ -112,6 +119,15 @@ def _open(args: argparse.Namespace):
     params = SettleParams(still_s=args.still, agree=args.agree)
     detector = SettleDetector(read_dice, args.dice, tray=args.tray, reference=reference, params=params)
     return source, detector, reference
+
+
+def _single_photo(source: str) -> bool:
+    """Whether SOURCE is one image file (OpenCV would open it as a video of one frame, and nothing
+    would settle)."""
+    from vision.sources import IMAGE_SUFFIXES
+
+    path = Path(source)
+    return path.suffix.lower() in IMAGE_SUFFIXES and path.is_file()
 
 
 def _hint_hold(source, frames: int, params) -> None:
@@ -229,7 +245,7 @@ def _print_settled(settled, file_name: str, ms: float, as_json: bool) -> None:
     elif reading.ok:
         print(f"frame {settled.index} ({settled.t:.2f} s): {' '.join(map(str, reading.values))}", flush=True)
     else:
-        seen = f" (read: {' '.join(map(str, reading.values))})" if reading.dice else ""
+        seen = f" (saw {' '.join(map(str, reading.values))})" if reading.dice else ""
         print(f"frame {settled.index} ({settled.t:.2f} s): unreadable: {reading.reason}{seen}", flush=True)
 
 

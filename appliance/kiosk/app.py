@@ -35,7 +35,8 @@ from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
-from appliance.kiosk.words import announcements, not_continued, problem_text, setup_refusal_text, unsaved, waiting_for
+from appliance.kiosk.words import (announcements, games_not_saved, not_continued, problem_text, setup_refusal_text,
+                                   unsaved, waiting_for)
 from appliance.session import Outcome, Session, counts_total
 from appliance.store import STORE_ERRORS
 from appliance.table import find_table
@@ -106,6 +107,8 @@ class App:
     banner_s: how long each announcement stays up (s), unless tapped away.
     camera: the camera pipeline (``appliance.kiosk.camera.CameraPipeline``) the guided setup works
         with, or None (no camera).
+    cannot_save: the kiosk has a store but cannot write it (``store`` is then None): the table plays
+        without saving, and the message line says so at the start and at every new game.
     """
 
     store: object | None = None
@@ -120,6 +123,7 @@ class App:
     banner_s: float = 2.8
     hooks: Hooks = field(default_factory=Hooks)
     camera: object | None = None
+    cannot_save: bool = False
 
     def __post_init__(self) -> None:
         self.setup = SetupScreen(self, list(self.players) or [_("Player {n}").format(n=n) for n in (1, 2, 3)])
@@ -167,8 +171,11 @@ class App:
     def resume(self) -> bool:
         """Continue the store's unfinished game where it was (same state, same screen); the
         announcements cut off by the power cut are shown again. Returns True if a game resumed.
-        A store notice (a damaged file moved aside) is shown as the message."""
+        A store notice (a damaged file moved aside), or that the games cannot be saved, is shown as
+        the message. A write that fails here (a store that became read-only) is logged, never raised."""
         if self.store is None:
+            if self.cannot_save:
+                self.say(games_not_saved(), seconds=30)
             return False
         notice = getattr(self.store, "notice", None)
         if notice:
@@ -251,6 +258,8 @@ class App:
             return False
         self._keep_winner_screen(False)
         self._cap(self.session)
+        if self.cannot_save:
+            self.say(games_not_saved(), seconds=12)
         self.screen = "play"
         self.play.reset()
         self.focus = -1
@@ -676,7 +685,8 @@ def start_language(store, configured: str) -> str:
     if chosen is not None and store.setting(LANGUAGE_CONFIG_KEY) != configured:
         log.info("language: %s from the config, changed since %s was chosen on the kiosk", configured, chosen)
         try:
-            store.save_settings({LANGUAGE_KEY: configured, LANGUAGE_CONFIG_KEY: configured})
+            if not getattr(store, "read_only", False):  # a store the kiosk cannot write forgets nothing
+                store.save_settings({LANGUAGE_KEY: configured, LANGUAGE_CONFIG_KEY: configured})
         except Exception:
             log.exception("could not forget the language chosen on the kiosk")
         chosen = None

@@ -9,11 +9,16 @@ Settled readings leave through ``on_settled`` (the kiosk puts a ``settled`` comm
 
 A camera fault shows as a short status in the kiosk's language, chosen by the fault's ``kind``
 (``appliance.kiosk.words.camera_fault``); its English detail (device, retry) goes to the journal
-once, when the fault begins or changes kind, and the journal says when frames come again.
+once, when the fault begins or changes kind, and the journal says when frames come again. So does
+an exception no camera source is meant to raise (a driver's RuntimeError, an OSError EIO from a USB
+camera pulled out): its kind is the exception's type, the status the general "camera problem", and
+its traceback is in the journal once per kind, not at every frame. A reader that fails on frames is
+said the same way.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 import time
@@ -51,7 +56,9 @@ class CameraPipeline:
         self._dice: tuple = ()
         self._ok = True
         self._fault = False  # the status line says a camera or reader fault
-        self._camera_fault = ""  # the kind of the camera fault going on ("" none): logged once each
+        self._camera = FaultJournal("camera", "frames again after the fault")
+        self._reader = FaultJournal("reader", "reads again after the fault")
+        self.failing = False  # the source raised what no source should: the worker waits a little
         self._status = _("Camera starting…")
         self.state = "moving"
         self.frames = 0
@@ -130,12 +137,13 @@ class CameraPipeline:
         try:
             update = self.detector.update(frame.image, frame.t, frame.index)
         except Exception as exc:  # a reader bug must not stop the camera
-            log.exception("settle detector failed on frame %s", frame.index)
+            self._reader.fault(type(exc).__name__, f"the settle detector failed on frame {frame.index}: {exc}", exc)
             self.detector.interrupt()
             # The frame itself may be the garbage the reader choked on: the live view shows no picture.
             failed = unreadable(f"reader failure ({type(exc).__name__})", kind="failure")
             self._set_status(_("Cannot read: {reason}").format(reason=unreadable_reason(failed)), ok=False, frame=None)
             return None
+        self._reader.over()
         self.state = update.state
         self._show(frame, update)
         if update.settled is not None:
@@ -159,6 +167,7 @@ class CameraPipeline:
         """The next frame, or None (the status line says why: a camera fault, the end of a file)."""
         from vision.sources import CameraError, EndOfFrames, SourceClosed
 
+        self.failing = False
         try:
             frame = self.source.read()
         except EndOfFrames:
@@ -167,15 +176,17 @@ class CameraPipeline:
             return None
         except (CameraError, SourceClosed) as exc:
             self.detector.interrupt()
-            kind = getattr(exc, "kind", None) or ("closed" if isinstance(exc, SourceClosed) else "")
-            if kind != self._camera_fault:
-                log.warning("camera fault (%s): %s", kind or type(exc).__name__, exc)
-                self._camera_fault = kind
+            kind = getattr(exc, "kind", None) or ("closed" if isinstance(exc, SourceClosed) else type(exc).__name__)
+            self._camera.fault(kind, str(exc))
             self._set_status(camera_fault(kind), ok=False, frame=None)
             return None
-        if self._camera_fault:
-            log.info("camera: frames again after the fault (%s)", self._camera_fault)
-            self._camera_fault = ""
+        except Exception as exc:  # what no source should raise: a driver's own error, an OSError EIO
+            self.detector.interrupt()
+            self.failing = True
+            self._camera.fault(_unexpected(exc), f"{type(exc).__name__}: {exc}", exc)
+            self._set_status(camera_fault("failing"), ok=False, frame=None)
+            return None
+        self._camera.over()
         return frame
 
     def _show(self, frame, update) -> None:
@@ -215,6 +226,40 @@ class CameraPipeline:
             log.exception("closing the camera")
 
 
+def _unexpected(exc: BaseException) -> str:
+    """The kind of an unexpected camera exception: its type, and its errno if it has one."""
+    number = getattr(exc, "errno", None)
+    return type(exc).__name__ + (f" {errno.errorcode.get(number, number)}" if number else "")
+
+
+class FaultJournal:
+    """The journal of one part's faults (``what``: "camera", "reader"): a line when a fault begins or
+    changes kind, nothing while it goes on, and ``back`` once it is over. An exception's traceback
+    goes with the line the first time its kind is seen only."""
+
+    def __init__(self, what: str, back: str) -> None:
+        self.what, self.back = what, back
+        self.kind = ""  # the fault going on ("" none)
+        self._traced: set[str] = set()
+
+    def fault(self, kind: str, detail: str, exc: BaseException | None = None) -> None:
+        """A fault of ``kind`` (its English ``detail`` for the journal; ``exc`` for its traceback)."""
+        if kind == self.kind:
+            return
+        self.kind = kind
+        trace = exc is not None and kind not in self._traced
+        if trace:
+            self._traced.add(kind)
+        log.log(logging.ERROR if exc is not None else logging.WARNING, "%s fault (%s): %s", self.what, kind, detail,
+                exc_info=exc if trace else None)
+
+    def over(self) -> None:
+        """The part works again (said once, if a fault was going on)."""
+        if self.kind:
+            log.info("%s: %s (%s)", self.what, self.back, self.kind)
+            self.kind = ""
+
+
 class CameraWorker:
     """Steps a :class:`CameraPipeline` in a daemon thread until :meth:`stop`.
 
@@ -226,6 +271,7 @@ class CameraWorker:
         self.pipeline = pipeline
         self.pace_fps = pace_fps
         self._stop = threading.Event()
+        self._bugs = FaultJournal("camera pipeline", "steps again after the fault")
         self._thread = threading.Thread(target=self._run, name="camera-pipeline", daemon=True)
 
     def start(self) -> "CameraWorker":
@@ -238,11 +284,15 @@ class CameraWorker:
             started = time.monotonic()
             try:
                 self.pipeline.step()
-            except Exception:  # never let the thread die: the table would lose its camera silently
-                log.exception("camera pipeline step")
+            except Exception as exc:  # never let the thread die: the table would lose its camera silently
+                self._bugs.fault(type(exc).__name__, str(exc), exc)
                 self._stop.wait(0.5)
+                continue
+            self._bugs.over()
             if self.pipeline.ended:
                 self._stop.wait(0.2)
+            elif self.pipeline.failing:  # a source that fails at once must not make this loop spin
+                self._stop.wait(0.5)
             elif period:
                 self._stop.wait(max(0.0, period - (time.monotonic() - started)))
 

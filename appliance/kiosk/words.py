@@ -162,3 +162,12 @@ def unreadable_reason(reading) -> str:
         "failure": _("reader failure"),
     }
     return texts.get(kind) or _("unclear")
+
+
+def games_not_saved() -> str:
+    """What the message line says while the kiosk cannot write its saved games (a read-only SD card
+    or state directory, a saved-games file it may not write): the table plays on, but nothing is
+    kept over a restart. The reason, in English, is in the journal."""
+    # TRANSLATORS: at the start and at each new game, when the kiosk cannot write its saved games
+    # (its storage is read-only): the table plays on, but nothing is kept.
+    return _("The games cannot be saved: play goes on without saving. Call the staff.")

@@ -342,7 +342,8 @@ def messages(state_dir) -> list[str]:
     """Every message line the kiosk says, in the active language, its blanks filled with long names:
     each ``say(_("..."))`` in the kiosk's code, each problem of the session (every unreadable kind,
     every waiting, every refusal code of every game), every setup refusal of every game, the saved
-    game that cannot be continued and the store's notice of a damaged file."""
+    game that cannot be continued, the store's notice of a damaged file and that the games cannot be
+    saved."""
     import re
     from pathlib import Path
     from typing import get_args
@@ -350,7 +351,7 @@ def messages(state_dir) -> list[str]:
     from appliance.games import GAMES, SETUP_REFUSALS
     from appliance.i18n import _
     from appliance.kiosk import app as kiosk_app
-    from appliance.kiosk.words import not_continued, problem_text, setup_refusal_text
+    from appliance.kiosk.words import games_not_saved, not_continued, problem_text, setup_refusal_text
     from appliance.session import PROBLEMS, Need, Problem
     from appliance.store import Store
     from vision.reading import ReasonKind, unreadable
@@ -377,7 +378,7 @@ def messages(state_dir) -> list[str]:
     assert {p.code for p in problems} == set(PROBLEMS)
     setups = [setup_refusal_text(game, {"code": code, "player": PLAYERS[0]})
               for game in GAMES for code in SETUP_REFUSALS]
-    return said + [problem_text(p) for p in problems] + setups + [not_continued(), notice]
+    return said + [problem_text(p) for p in problems] + setups + [not_continued(), notice, games_not_saved()]
 
 
 def tour_messages(app: App, show, state_dir) -> None:
@@ -525,6 +526,22 @@ def test_the_language_that_could_not_be_saved_is_said_in_full_in_every_language(
     app.say(text)
     show()
     assert text in recorder.texts and recorder.screens == {"setup", "menu"}
+    assert not recorder.problems, "\n".join(recorder.problems)
+
+
+@pytest.mark.parametrize("recorder", i18n.LANGUAGES, indirect=True)
+def test_the_games_that_cannot_be_saved_are_said_in_full_on_the_setup_screen_in_every_language(recorder):
+    """A kiosk that cannot write its store says so on the setup screen it starts on, and at each game."""
+    from appliance.kiosk.words import games_not_saved
+
+    app, show = recorder.app, recorder.show
+    app.cannot_save = True
+    app.resume()
+    show()
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    show()
+    assert games_not_saved() in recorder.texts and recorder.screens == {"setup", "play"}
     assert not recorder.problems, "\n".join(recorder.problems)
 
 

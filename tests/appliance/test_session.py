@@ -222,3 +222,24 @@ def test_counts_add_up_over_games():
     a = {"Ann": {"drinks": 2, "penalties": 0}}
     b = {"Ann": {"drinks": 1, "penalties": 3}, "Bo": {"drinks": 1, "penalties": 0}}
     assert counts_total(a, b) == {"Ann": {"drinks": 3, "penalties": 3}, "Bo": {"drinks": 1, "penalties": 0}}
+
+
+def test_an_announced_mark_the_store_cannot_write_is_logged_once_and_not_raised(tmp_path, caplog):
+    """The kiosk marks what it has shown as the announcements go by, every frame: a store that became
+    read-only must not stop it (at worst an announcement is shown again after a restart)."""
+    import logging
+    import sqlite3
+
+    class ReadOnly(Store):
+        def mark_announced(self, game_id, seq):
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    real = Store.open(tmp_path)
+    store = ReadOnly(path=real.path, db=real.db)
+    session = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=store)
+    with caplog.at_level(logging.ERROR, logger="appliance.session"):
+        for seq in (1, 2, 3):
+            session.announced(seq)
+    assert [r.getMessage() for r in caplog.records] == [
+        "could not mark action 1 of game 1 announced: attempt to write a readonly database"]
+    real.close()

@@ -58,6 +58,8 @@ def test_no_roll_gives_the_expected_value_of_the_position(capsys, default_cache)
         (["--roll", "5", "5", "2", "2", "1", "--declared", "bonus"], "unknown category"),
         (["--roll", "5", "5", "2", "2", "1", "--rolls-left", "1"], "--declared"),
         (["--declared", "choice"], "--roll"),
+        (["--rolls-left", "0"], "--rolls-left needs the dice: give --roll"),
+        (["--rolls-left", "2", "--used", "yacht"], "--rolls-left needs the dice"),
         (["--roll", "1", "2", "3", "4", "5", "--used",
           "ones,twos,threes,fours,fives,sixes,small_straight,large_straight,full_house,four_of_a_kind,choice,yacht"],
          "game is over"),
@@ -89,5 +91,15 @@ def test_maexle_odds_for_one_announcement_and_for_all(capsys):
     assert status == 0 and json.loads(out)["odds"] == [{"announcement": 65, "beat": 8, "at_least": 10, "exact": 2}]
     status, out, _ = advise(capsys, "maexle")
     assert status == 0 and len(out.splitlines()) == 1 + 21
-    status, _, err = advise(capsys, "maexle", "--announcement", "12")
-    assert status == 2 and "not a Mäxle value" in err
+
+
+def test_a_maexle_announcement_is_taken_in_either_order_of_its_dice(capsys):
+    """RULES.md §1 says a value higher die first; players say "12" for Mäxle as often as "21"."""
+    for spoken, value in (("12", 21), ("36", 63), ("21", 21), ("11", 11)):
+        status, out, _ = advise(capsys, "maexle", "--announcement", spoken, "--json")
+        assert status == 0 and json.loads(out)["odds"][0]["announcement"] == value
+    for bad in ("70", "17", "123", "x"):
+        with pytest.raises(SystemExit) as exc:
+            advise(capsys, "maexle", "--announcement", bad)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "Mäxle value" in err and "Traceback" not in err

@@ -32,7 +32,8 @@ def test_a_misread_die_gets_the_value_left_over():
     assert assign(pr, (1, 2, 4)) == [2, 4, 1]
 
 
-@pytest.mark.parametrize("values, message", [((1, 2), "finds 3 dice there, but 2 values"),
+@pytest.mark.parametrize("values, message", [((1, 2), "finds 3 dice there, but 2 values were given"),
+                                             ((1,), "finds 3 dice there, but 1 value was given"),
                                              ((1, 2, 7), "1-6, not 7"), (("x", 2, 3), "1-6, not 'x'")])
 def test_labels_that_do_not_fit_the_throw_are_refused(values, message):
     frame, _ = render_still((2, 5, 6), seed=4)

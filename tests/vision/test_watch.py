@@ -85,14 +85,6 @@ def test_watch_a_folder_of_non_images_names_each_file_and_exits_1(tmp_path, caps
     assert "not one frame could be read" in err and "Traceback" not in err
 
 
-def test_watch_a_text_file_that_opens_as_a_video_but_gives_no_frame_exits_1(tmp_path, capsys):
-    fake = tmp_path / "roll.jpg"  # OpenCV opens a lone .jpg as a one-image video, then reads nothing
-    fake.write_text("hello")
-    assert main(["watch", str(fake)]) == 1
-    err = capsys.readouterr().err
-    assert f"not one frame could be read from {fake}" in err and "Traceback" not in err
-
-
 def test_watch_show_into_a_file_is_refused_and_the_file_kept(tmp_path, capsys):
     a_file = tmp_path / "frames"
     a_file.write_text("keep me")
@@ -136,3 +128,31 @@ def test_watch_an_empty_source_is_refused_instead_of_reading_the_current_folder(
     assert main(["watch", ""]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "SOURCE is empty" in captured.err
+
+
+def test_watch_a_single_photo_says_to_read_it_with_read_and_exits_2(tmp_path, capsys):
+    """One photo has nothing that moves or settles: OpenCV would open it as a video of one frame, and
+    watch printed nothing and exited 0."""
+    photo = tmp_path / "throw.jpg"
+    img, _ = render_still((2, 6), seed=40, look=TableLook())
+    cv2.imwrite(str(photo), img)
+    fake = tmp_path / "roll.JPG"
+    fake.write_text("hello")
+    for source in (photo, fake):
+        assert main(["watch", str(source), "--dice", "2"]) == 2
+        assert main(["watch", str(source), "--json"]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and "Traceback" not in captured.err
+        assert f"{source} is a single photo" in captured.err and f"dicetable read {source}" in captured.err
+
+
+def test_watch_says_what_it_saw_of_an_unreadable_throw_in_the_words_of_read(capsys):
+    from types import SimpleNamespace
+
+    from appliance.commands.watch import _print_settled
+    from vision.reading import Die, unreadable
+
+    dice = (Die(5, (10.0, 10.0), (0, 0, 20, 20), 0.6), Die(6, (40.0, 10.0), (30, 0, 20, 20), 0.5))
+    settled = SimpleNamespace(reading=unreadable("a die is unclear", dice, kind="unsure"), index=7, t=0.5)
+    _print_settled(settled, "synthetic", 1.0, as_json=False)
+    assert capsys.readouterr().out == "frame 7 (0.50 s): unreadable: a die is unclear (saw 5 6)\n"

@@ -1,4 +1,5 @@
-"""A folder of images as frames, in name order at a given rate (virtual time)."""
+"""A folder of images as frames, in name order at a given rate (virtual time): each held a while, or
+each until the next is asked for (a table that waits for its game)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.frames import CameraMissing, EndOfFrames, Frame, FrameError, SourceClosed, normalise
+from vision.frames import CameraMissing, EndOfFrames, Frame, SourceClosed
+from vision.images import ImageError, load_image
 
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+_ENDED = -1  # wait mode's ``_shown`` once no image is left to show
 
 
 class ImageFolderSource:
@@ -18,11 +21,14 @@ class ImageFolderSource:
     hold_s: how long each image stays in view (it repeats for ``max(1, round(hold_s * fps))``
     frames), so that a folder of photos plays as a table where each photo is one throw. Files that
     cannot be read as images are skipped and listed in ``skipped`` (path, reason).
+    wait: instead, an empty scene (a dark frame of the first image's size) until ``advance()``, and
+    then each image until the next ``advance()``: the kiosk shows the next photo when its game waits
+    for a throw (``appliance.folder_table``), however long the reader takes to settle the last one.
     Raises CameraMissing when the folder does not exist or holds no images, EndOfFrames after the
-    last image (or never with ``loop``), SourceClosed after ``close()``.
+    last image (or never with ``loop``, unless no image can be read), SourceClosed after ``close()``.
     """
 
-    def __init__(self, folder, fps: float = 30.0, hold_s: float = 0.0, loop: bool = False):
+    def __init__(self, folder, fps: float = 30.0, hold_s: float = 0.0, loop: bool = False, wait: bool = False):
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise CameraMissing(f"no image folder at {self.folder}")
@@ -34,6 +40,9 @@ class ImageFolderSource:
         self.fps = float(fps)
         self.repeat = max(1, round(hold_s * fps))
         self.loop = loop
+        self.wait = wait
+        self._shown: int | None = None  # wait: the image in view (None: the empty scene before the first)
+        self._blank: np.ndarray | None = None
         self.skipped: list[tuple[Path, str]] = []
         self.index = 0
         self._pos = 0  # frames into the folder
@@ -41,19 +50,18 @@ class ImageFolderSource:
         self._closed = False
 
     def _image(self, i: int) -> np.ndarray | None:
+        """The i-th file's image, or None (it is in ``skipped``, once)."""
         if self._cached and self._cached[0] == i:
             return self._cached[1]
         import cv2
 
         path = self.files[i]
-        img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-        if img is None:  # not an image, or a truncated or damaged one: imread says no more
-            self.skipped.append((path, "OpenCV cannot decode it as an image"))
+        if any(p == path for p, _why in self.skipped):
             return None
-        try:
-            bgr = normalise(img)  # imread gives B, G, R (+A) or grey
-        except FrameError as exc:
-            self.skipped.append((path, f"not an image: {exc}"))
+        try:  # B, G, R (+A) or grey, 8 or 16 bits, as BGR
+            bgr = load_image(path, cv2.IMREAD_UNCHANGED)
+        except ImageError as exc:  # not an image, a truncated or damaged one, gone since
+            self.skipped.append((path, exc.reason))
             return None
         self._cached = (i, bgr)
         return bgr
@@ -62,6 +70,8 @@ class ImageFolderSource:
         """The next frame. Raises EndOfFrames, SourceClosed."""
         if self._closed:
             raise SourceClosed(f"the image folder {self.folder} is closed")
+        if self.wait:
+            return self._frame(self._waiting())
         while True:
             i = self._pos // self.repeat
             if i >= len(self.files):
@@ -73,13 +83,52 @@ class ImageFolderSource:
                 self._pos = (i + 1) * self.repeat  # skip the whole hold of an unreadable file
                 continue
             self._pos += 1
-            frame = Frame(img, self.index / self.fps, self.index)
-            self.index += 1
-            return frame
+            return self._frame(img)
+
+    def _frame(self, image: np.ndarray) -> Frame:
+        frame = Frame(image, self.index / self.fps, self.index)
+        self.index += 1
+        return frame
+
+    def _waiting(self) -> np.ndarray:
+        """Wait mode: the image in view, or the empty scene before the first ``advance``."""
+        if self._shown == _ENDED:
+            raise EndOfFrames(f"end of the images in {self.folder}")
+        if self._shown is not None:
+            image = self._image(self._shown)
+            if image is not None:
+                return image
+            self.advance()  # gone or damaged since: the next one
+            return self._waiting()
+        if self._blank is None:
+            first = next((img for i in range(len(self.files)) if (img := self._image(i)) is not None), None)
+            if first is None:
+                raise EndOfFrames(f"no image in {self.folder} can be read")
+            self._blank = np.full_like(first, 40)
+        return self._blank
+
+    def advance(self) -> None:
+        """Wait mode: show the next image that can be read (after the last, the first again with
+        ``loop``), until the next ``advance``; when there is none, ``read`` raises EndOfFrames."""
+        if self._shown == _ENDED:
+            return
+        start = -1 if self._shown is None else self._shown
+        for step in range(1, len(self.files) + 1):
+            i = start + step
+            if i >= len(self.files):
+                if not self.loop:
+                    break
+                i %= len(self.files)
+            if self._image(i) is not None:
+                self._shown = i
+                return
+        self._shown = _ENDED
 
     @property
     def current_file(self) -> Path | None:
-        """The file the last frame came from."""
+        """The file the last frame came from (None: the empty scene before the first)."""
+        if self.wait:
+            return None if self._shown in (None, _ENDED) else self.files[self._shown]
         i = (self._pos - 1) // self.repeat
         return self.files[i] if 0 <= i < len(self.files) else None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import statistics
 import threading
 import time
@@ -13,6 +14,8 @@ import numpy as np
 
 from vision.frames import (CameraError, CameraFrozen, CameraMissing, CameraTimeout, ExposureUnsupported, Frame,
                            FrameError, SourceClosed, normalise)
+
+log = logging.getLogger(__name__)
 
 
 class Device(Protocol):
@@ -52,6 +55,10 @@ class LiveCamera:
     thread, between two frames; a device without them raises ExposureUnsupported. The lock in use
     (``exposure``: given, or the last one locked) is applied again whenever the camera is reopened;
     when applying it fails, ``exposure_problem`` says why.
+
+    An exception the device was not meant to raise (a driver's RuntimeError, an OSError EIO from a
+    USB camera pulled out) is a fault like the others (missing at open, "lost" while reading); its
+    traceback goes to the log once per exception type, not at every retry.
     """
 
     def __init__(self, open_device: Callable[[], Device], *, name: str = "camera", order: str = "bgr",
@@ -81,6 +88,7 @@ class LiveCamera:
         self.dropped = {"frozen": 0, "stale": 0, "bad": 0}  # frames kept from the caller, by reason
         self.faults: deque[CameraError] = deque(maxlen=20)  # the latest faults, oldest first
         self.reconnects = 0
+        self._traced: set[type] = set()  # the unexpected exception types whose traceback was logged
         self._thread = threading.Thread(target=self._run, name=f"{name}-reader", daemon=True)
         self._thread.start()
 
@@ -99,6 +107,8 @@ class LiveCamera:
             try:
                 device = self._open()
             except Exception as exc:  # whatever the driver raises: the camera is not there
+                if not isinstance(exc, CameraMissing):
+                    self._trace(exc, "opening it")
                 failures += 1
                 wait = min(self.backoff[1], self.backoff[0] * 2 ** (failures - 1))
                 msg = exc if isinstance(exc, CameraMissing) else f"{type(exc).__name__}: {exc}"
@@ -141,7 +151,8 @@ class LiveCamera:
             except CameraError as exc:  # a device that knows what went wrong keeps its kind
                 return exc.again(f"{self.name}: {exc}")
             except Exception as exc:
-                return CameraError(f"{self.name}: {exc}")
+                self._trace(exc, "reading a frame")
+                return CameraError(f"{self.name}: {type(exc).__name__}: {exc}")
             now = self._clock()
             gap, last_arrival = now - last_arrival, now
             try:
@@ -183,6 +194,12 @@ class LiveCamera:
                 self._published_since_open = True
                 self._cond.notify_all()
         return None
+
+    def _trace(self, exc: Exception, doing: str) -> None:
+        """Log the traceback of an exception the device was not meant to raise, once per type."""
+        if type(exc) not in self._traced:
+            self._traced.add(type(exc))
+            log.error("%s: %s while %s (its traceback, once)", self.name, type(exc).__name__, doing, exc_info=exc)
 
     def _run_controls(self, device: Device) -> None:
         """The device calls asked for since the last frame, in order (the reader thread's own turn)."""

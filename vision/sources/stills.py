@@ -100,13 +100,13 @@ def _from_manifest(folder: Path, manifest: Path, pools: dict[int, list[Photo]]) 
 
 
 def _by_counting(folder: Path, pools: dict[int, list[Photo]]) -> None:
-    import cv2
-
+    from vision.images import ImageError, load_image
     from vision.reader import read_dice
 
     for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
-        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if img is None:
+        try:
+            img = load_image(path)
+        except ImageError:
             continue
         reading = read_dice(img)
         n = len(reading.dice)

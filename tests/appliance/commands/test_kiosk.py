@@ -87,16 +87,17 @@ def test_a_sigterm_while_the_kiosk_starts_up_stops_it_cleanly(tmp_path):
     assert status == 0 and "Traceback" not in out, out
 
 
-def _appliance(tmp_path, tray: str = '"full"'):
+def _appliance(tmp_path, tray: str = '"full"', extra: str = "", camera: str = "synthetic"):
     """The boot service's parts on the trial table (no window): the store, the app, the camera, the
-    resumed state. Returns (appliance, app, pipeline, worker); stop the worker."""
+    resumed state (``extra``: more config lines at the top). Returns (appliance, app, pipeline,
+    worker); stop the worker."""
     from appliance import config
     from appliance.commands.kiosk import Appliance
     from appliance.inputs import CommandQueue
     from appliance.service import Service
 
     cfg_path = tmp_path / "config.toml"
-    cfg_path.write_text(f'state_dir = "{tmp_path / "state"}"\n[camera]\nsource = "synthetic"\nfps = 10\n'
+    cfg_path.write_text(f'{extra}\nstate_dir = "{tmp_path / "state"}"\n[camera]\nsource = "{camera}"\nfps = 10\n'
                         f'[tray]\narea = {tray}\n[sound]\nvoice = false\n')
     appliance = Appliance(config.load(cfg_path), Service(env={}))
     store = appliance._store()
@@ -129,6 +130,111 @@ def test_the_first_start_opens_the_guided_setup_and_the_next_start_reads_with_wh
     appliance, app, pipeline, worker = _appliance(tmp_path, tray="[20, 20, 600, 440]")  # the config edited since
     try:
         assert pipeline.detector.tray == (20, 20, 600, 440)
+    finally:
+        worker.stop()
+        app.store.close()
+
+
+def _interrupted_maexle(state) -> None:
+    """A Mäxle game whose last two announcements the power cut off, and the table's choices kept: the
+    language chosen on the kiosk (Latvian; the config says German) and the tray the guided setup found."""
+    from appliance import guided
+    from appliance.kiosk.app import LANGUAGE_CONFIG_KEY, LANGUAGE_KEY
+    from appliance.session import Session
+
+    with Store.open(state) as store:
+        session = Session.start({"game": "maexle", "players": ["Ann", "Bo"], "rules": {}}, store=store)
+        session.act({"announce": 54})
+        session.announced(1)
+        session.act({"reveal": True})
+        session.act({"roll": [6, 3]})  # recorded, its announcements never shown
+        store.save_settings({LANGUAGE_KEY: "lv", LANGUAGE_CONFIG_KEY: "de",
+                             guided.TRAY: guided.tray_text(TRAY, guided.tray_stamp(None, (1280, 720)))})
+
+
+TRAY = (90, 50, 460, 380)
+
+
+def _stopped(worker, appliance) -> None:
+    worker.stop()
+    if appliance.kept is not None:
+        appliance.kept.close()
+
+
+def test_a_saved_games_file_the_kiosk_cannot_write_lets_the_table_play_unsaved_in_its_language(
+        tmp_path, read_only, caplog):
+    from appliance import i18n
+    from appliance.kiosk.words import games_not_saved
+
+    state = tmp_path / "state"
+    _interrupted_maexle(state)
+    before = (state / "dicetable.sqlite3").read_bytes()
+    read_only(state / "dicetable.sqlite3")
+    try:
+        appliance, app, pipeline, worker = _appliance(tmp_path, extra='language = "de"')
+        try:
+            assert app.store is None and app.cannot_save and i18n.language() == "lv"  # the kept choice
+            said = app.message
+            i18n.set_language("en")
+            assert said != games_not_saved() and i18n.translations("lv").gettext(games_not_saved()) == said
+            i18n.set_language("lv")
+            app.tick()
+            app.setup.game_kind = "biscuit"
+            assert app.start_game() and app.screen == "play" and app.message == games_not_saved()
+        finally:
+            _stopped(worker, appliance)
+    finally:
+        i18n.set_language("en")
+    assert (state / "dicetable.sqlite3").read_bytes() == before
+    journal = " ".join(r.getMessage() for r in caplog.records)
+    assert "cannot be written by this user" in journal and "[Errno" not in journal
+
+
+def test_a_read_only_state_directory_keeps_the_kiosk_running_unsaved_with_what_it_kept(tmp_path, read_only, caplog):
+    from appliance import i18n
+
+    state = tmp_path / "state"
+    _interrupted_maexle(state)
+    read_only(state / "dicetable.sqlite3", state)
+    try:
+        appliance, app, pipeline, worker = _appliance(tmp_path, extra='language = "de"')
+        try:
+            assert app.store is None and app.cannot_save and appliance.kept is not None
+            assert i18n.language() == "lv" and pipeline.detector.tray == TRAY  # as the table kept them
+        finally:
+            _stopped(worker, appliance)
+    finally:
+        i18n.set_language("en")
+    assert sorted(p.name for p in state.iterdir()) == ["dicetable.sqlite3"]
+    journal = " ".join(r.getMessage() for r in caplog.records)
+    assert f"state directory {state} is not writable" in journal and "[Errno" not in journal
+
+
+def test_the_boot_service_on_a_saved_games_file_it_cannot_write_runs_instead_of_a_restart_loop(tmp_path, read_only):
+    """The report's case: announcements pending and the file made immutable; it exited 1 with
+    "attempt to write a readonly database", and systemd restarted it until its start limit."""
+    state = tmp_path / "state"
+    _interrupted_maexle(state)
+    read_only(state / "dicetable.sqlite3")
+    status, out = _kiosk_until(tmp_path, "synthetic", lambda: True, settle_s=4.0)
+    assert status == 0 and "Traceback" not in out and "readonly database" not in out, out
+    assert "the table plays without saving" in out
+
+
+def test_a_folder_of_photos_as_the_camera_shows_them_as_the_game_waits_for_throws(tmp_path):
+    """Each image was one frame, played from the start: no throw ever settled (appliance.folder_table)."""
+    import cv2
+    import numpy as np
+
+    from appliance.folder_table import FolderTable
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), np.full((240, 320, 3), 60, np.uint8))
+    appliance, app, pipeline, worker = _appliance(tmp_path, camera=str(folder))
+    try:
+        assert pipeline.source.wait and pipeline.source.loop
+        assert isinstance(appliance._trial(app, pipeline), FolderTable)
     finally:
         worker.stop()
         app.store.close()

@@ -118,7 +118,7 @@ def test_saved_games_are_counted_and_a_damaged_file_is_reported_not_touched(conf
     with Store.open(conf.state) as store:
         store.start_game({"game": "yacht", "players": ["Ann"], "rules": {}})
     code, parts = selftest(capsys, "--config", str(path), "--only", "state")
-    assert code == 0 and "1 saved games" in parts["state"][1]
+    assert code == 0 and parts["state"][1].endswith(", 1 saved game")
     (conf.state / FILENAME).write_text("not a database")
     code, parts = selftest(capsys, "--config", str(path), "--only", "state")
     assert code == 0 and parts["state"][0] == "warn" and "move it aside" in parts["state"][1]
@@ -169,3 +169,16 @@ def test_an_unreadable_saved_games_file_is_a_warning_not_ok(conf, capsys):
     (conf.state / FILENAME).write_text("not a database")
     code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
     assert code == 0 and parts["state"][0] == "warn" and "move it aside and start fresh" in parts["state"][1]
+
+
+def test_a_saved_games_file_this_user_cannot_write_fails_naming_the_file(conf, capsys, read_only):
+    """The directory is writable, the file is not (root's copy of a backup, chattr +i): the kiosk would
+    play without saving, so the check fails on the file, not only on the directory."""
+    path = conf()
+    Store.open(conf.state).close()
+    read_only(conf.state / FILENAME)
+    code, parts = selftest(capsys, "--config", str(path), "--only", "state")
+    assert code == 1 and parts["state"][0] == "FAIL"
+    assert f"{FILENAME} cannot be written by this user" in parts["state"][1]
+    assert "plays without saving" in parts["state"][1]
+    assert sorted(p.name for p in conf.state.iterdir()) == [FILENAME]

@@ -55,3 +55,17 @@ def test_an_image_that_is_not_png_is_refused(tmp_path, capsys):
     evening(tmp_path)
     assert main(["summary", "--state", str(tmp_path), "--png", str(tmp_path / "x.jpg")]) == 1
     assert "must be a .png file" in capsys.readouterr().err
+
+
+def test_the_summary_prints_no_greeting_of_pygame_on_its_output(tmp_path):
+    """Scripts read the summary's lines: pygame's "Hello from the pygame community" was two of them."""
+    import os
+    import subprocess
+    import sys
+
+    evening(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    done = subprocess.run([sys.executable, "-m", "appliance", "summary", "--state", str(tmp_path)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("1 game this evening\n"), done.stdout
+    assert "pygame" not in done.stdout + done.stderr

@@ -18,17 +18,20 @@ from vision.synth import TableLook, render_still
 THROWS = [(3, 4, 5), (6, 1, 1), (5, 6, 2), (2, 6, 3), (2, 5, 2), (3, 4, 4)]
 
 
-@pytest.fixture(scope="module")
-def photos(tmp_path_factory):
-    """Photos of six throws of one synthetic table, and their values."""
-    folder = tmp_path_factory.mktemp("throws")
+def _render(folder, throws, first_seed: int) -> list:
     look = TableLook.random(3, (640, 480))
     paths = []
-    for n, values in enumerate(THROWS):
-        image, _truth = render_still(values, seed=200 + n, look=look)
-        paths.append(folder / f"throw{n}.png")
+    for n, values in enumerate(throws):
+        image, _truth = render_still(values, seed=first_seed + n, look=look)
+        paths.append(folder / f"throw{first_seed + n}.png")
         cv2.imwrite(str(paths[-1]), image)
     return paths
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """Photos of six throws of one synthetic table (THROWS' values)."""
+    return _render(tmp_path_factory.mktemp("throws"), THROWS, 200)
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +58,9 @@ def kept(state):
         return s.count_examples(), s.setting("adaptation")
 
 
-def test_teaching_keeps_the_throws_and_says_whether_the_adaptation_is_used(photos, taught, capsys):
-    assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(taught)]) == 0
+def test_teaching_keeps_the_throws_and_says_whether_the_adaptation_is_used(taught, tmp_path, capsys):
+    more = _render(tmp_path, THROWS[:2], 300)  # two new photos of throws like the first two
+    assert main(["teach", *teach_args(more, THROWS[:2]), "--state", str(taught)]) == 0
     out = capsys.readouterr().out
     # The shipped model reads these synthetic throws right already: an adaptation could do no better.
     assert "taught 2 throws (6 dice)" in out and "adaptation not used: the adaptation reads no better" in out
@@ -128,3 +132,90 @@ def test_forgetting_the_dice_makes_the_table_read_as_shipped(photos, taught, cap
 def test_read_with_a_state_that_holds_no_store_is_an_error_and_creates_nothing(photos, tmp_path, capsys):
     assert main(["read", str(photos[0]), "--state", str(tmp_path / "none")]) == 2
     assert "holds no taught dice" in capsys.readouterr().err and not (tmp_path / "none").exists()
+
+
+def _files(state) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(state.iterdir())}
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (lambda path: _set_version(path, 99), "saved by a newer version (schema 99"),
+    (lambda path: path.write_bytes(b"garbage, not a database" * 300), "cannot be read"),
+])
+def test_read_and_watch_with_a_store_they_cannot_use_say_so_read_as_shipped_and_move_nothing(
+        photos, taught, tmp_path, capsys, spoil, said):
+    spoil(taught / "dicetable.sqlite3")
+    before = _files(taught)
+    assert main(["read", str(photos[0]), "--dice", "3", "--state", str(taught)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"{photos[0]}: 3 4 5")
+    assert f"dicetable read: cannot use the taught dice: {taught / 'dicetable.sqlite3'}: {said}" in captured.err
+    assert "the shipped model reads" in captured.err
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "a.png").write_bytes(photos[1].read_bytes())
+    assert main(["watch", str(folder), "--dice", "3", "--hold", "1", "--state", str(taught)]) == 0
+    captured = capsys.readouterr()
+    assert ": 1 1 6" in captured.out and "dicetable watch: cannot use the taught dice" in captured.err
+    assert _files(taught) == before  # not moved aside, not replaced, no -wal or -shm made
+
+
+def _set_version(path, version: int) -> None:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {version}")
+    db.commit()
+    db.close()
+
+
+def test_read_with_the_state_of_a_read_only_mount_reads_with_the_tables_adaptation(photos, taught, read_only, capsys):
+    force_threes(taught)
+    before = _files(taught)
+    read_only(taught / "dicetable.sqlite3", taught)
+    capsys.readouterr()
+    assert main(["read", str(photos[0]), "--dice", "3", "--state", str(taught)]) == 0
+    assert capsys.readouterr().out.startswith(f"{photos[0]}: 3 3 3")
+    assert _files(taught) == before
+
+
+@pytest.mark.parametrize("forget", [False, True])
+def test_teach_with_a_state_directory_that_does_not_exist_is_refused_and_makes_nothing(photos, tmp_path, capsys, forget):
+    typo = tmp_path / "dicetabel"
+    args = ["--forget"] if forget else [str(photos[0]), "--values", "3 4 5"]
+    assert main(["teach", *args, "--state", str(typo)]) == 2
+    err = capsys.readouterr().err
+    assert f"the state directory {typo} does not exist" in err and "Traceback" not in err
+    assert not typo.exists()
+
+
+def test_forgetting_where_there_is_no_store_is_refused_and_makes_none(tmp_path, capsys):
+    assert main(["teach", "--forget", "--state", str(tmp_path)]) == 2
+    assert f"{tmp_path} holds no saved games store: there are no taught dice to forget" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_same_photo_taught_again_is_said_and_skipped(photos, taught, tmp_path, capsys):
+    before = kept(taught)
+    capsys.readouterr()
+    assert main(["teach", str(photos[0]), "--values", "5 4 3", "--state", str(taught)]) == 0
+    out = capsys.readouterr().out
+    assert f"{photos[0]}: already taught at this table, skipped" in out and "nothing new taught" in out
+    assert kept(taught) == before
+    new = _render(tmp_path, [THROWS[0]], 400)[0]
+    args = [str(photos[1]), str(new), str(new)]
+    assert main(["teach", *teach_args(args, [THROWS[1], THROWS[0], THROWS[0]]), "--state", str(taught)]) == 0
+    out = capsys.readouterr().out
+    assert f"{photos[1]}: already taught" in out and f"{new}: already taught" in out  # the second time
+    assert "taught 1 throw (3 dice)" in out
+    assert kept(taught)[0][0] == before[0][0] + 1
+
+
+def test_a_manifest_that_is_not_utf8_is_named_with_the_reason_and_nothing_is_taught(taught, tmp_path, capsys):
+    manifest = tmp_path / "manifest.csv"
+    manifest.write_bytes(b"file,source\n\xff\xfe latin-1 bytes\n")
+    before = kept(taught)
+    assert main(["teach", "--manifest", str(manifest), "--state", str(taught)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot read the manifest {manifest}: not UTF-8 text (the byte 0xff at position 12)" in err
+    assert "codec" not in err and kept(taught) == before

@@ -105,3 +105,73 @@ def test_a_fault_that_changes_kind_is_logged_again():
     finally:
         log.removeHandler(handler)
     assert [r.getMessage().split(":")[0] for r in records] == ["camera fault (timeout)", "camera fault (missing)"]
+
+
+class Raising:
+    """A source that raises what no source is meant to: ``plan`` gives an exception (or None: a
+    frame) per read, the last one for good."""
+
+    def __init__(self, *plan):
+        self.plan, self.reads = list(plan), 0
+
+    def read(self):
+        self.reads += 1
+        step = self.plan.pop(0) if len(self.plan) > 1 else self.plan[0]
+        if step is not None:
+            raise step
+        return Frame(np.full((480, 640, 3), 40, np.uint8), self.reads / 30, self.reads)
+
+    def close(self):
+        pass
+
+
+def test_an_unexpected_camera_exception_is_one_journal_line_its_traceback_once_and_a_failing_status(caplog):
+    """A driver's RuntimeError and an OSError EIO raised into the kiosk: a traceback twice a second
+    was the journal, and the live view kept the status before them ("Camera not found")."""
+    import errno
+
+    boom, eio = RuntimeError("driver exploded"), OSError(errno.EIO, "Input/output error")
+    source = Raising(CameraMissing(DETAIL), *[boom] * 5, *[eio] * 5, None, *[boom] * 5, None)
+    pipeline = CameraPipeline(source, SettleDetector(read_dice), lambda r: None)
+    with caplog.at_level(logging.INFO, logger="appliance.kiosk.camera"):
+        pipeline.step()
+        assert pipeline.feed()[3] == camera_fault("missing")
+        for _ in range(5):
+            pipeline.step()
+            assert pipeline.failing and pipeline.feed()[2:] == (False, camera_fault("failing"))
+        for _ in range(12):  # EIO, a frame, the RuntimeError again, a frame
+            pipeline.step()
+        assert not pipeline.failing and pipeline.feed()[2]  # frames again
+        for _ in range(6):
+            pipeline.step()
+    faults = [r for r in caplog.records if r.getMessage().startswith("camera fault")]
+    assert [r.getMessage().split(":")[0] for r in faults] == [
+        "camera fault (missing)", "camera fault (RuntimeError)", "camera fault (OSError EIO)", "camera fault (RuntimeError)"]
+    assert [r.exc_info is not None for r in faults] == [False, True, True, False]  # a traceback once per kind
+    assert len([r for r in caplog.records if "frames again" in r.getMessage()]) == 2
+
+
+def test_a_reader_that_fails_on_every_frame_is_one_journal_line_not_one_per_frame(caplog):
+    class Detector(SettleDetector):
+        def update(self, image, t, index):
+            raise ValueError("the reader choked")
+
+    pipeline = CameraPipeline(Raising(None), Detector(read_dice), lambda r: None)
+    with caplog.at_level(logging.INFO, logger="appliance.kiosk.camera"):
+        for _ in range(8):
+            pipeline.step()
+    assert [r.getMessage() for r in caplog.records] == ["reader fault (ValueError): the settle detector failed on "
+                                                        "frame 1: the reader choked"]
+    assert caplog.records[0].exc_info is not None and not pipeline.feed()[2]
+
+
+def test_the_camera_worker_waits_between_reads_of_a_source_that_fails_at_once():
+    import time
+
+    from appliance.kiosk.camera import CameraWorker
+
+    source = Raising(RuntimeError("driver exploded"))
+    worker = CameraWorker(CameraPipeline(source, SettleDetector(read_dice), lambda r: None)).start()
+    time.sleep(1.2)
+    worker.stop()
+    assert 2 <= source.reads <= 4  # about one read each 0.5 s, not a spinning thread

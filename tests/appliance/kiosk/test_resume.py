@@ -41,15 +41,20 @@ def open_sub_screen(app: App, sub: str) -> None:
     assert app.screen == sub
 
 
-@pytest.mark.parametrize("sub", ["correct", "hand", "menu"])
-def test_a_maexle_game_resumes_on_the_game_screen_with_the_announcement_cut_off(tmp_path, sub):
-    app = kiosk(tmp_path)
+def two_announcements_queued(app: App) -> None:
+    """A Mäxle reveal whose two announcements are queued, the second not yet shown: 63 holds."""
     app.setup.game_kind = "maexle"
     assert app.start_game()
     app.choose("announce:54")
     seen(app)
     app.choose("reveal")
-    app.on_reading(reading(6, 3))  # 63 holds: two announcements, the second still queued
+    app.on_reading(reading(6, 3))
+
+
+@pytest.mark.parametrize("sub", ["correct", "hand", "menu"])
+def test_a_maexle_game_resumes_on_the_game_screen_with_the_announcement_cut_off(tmp_path, sub):
+    app = kiosk(tmp_path)
+    two_announcements_queued(app)
     assert app.banner.announcement.text == "63: Ann's 54 holds" and len(app.banners) == 1
     open_sub_screen(app, sub)
     # The plug is pulled: nothing is closed or flushed; a new process opens the same state directory.
@@ -126,3 +131,18 @@ def test_a_restart_after_leaving_the_winner_screen_comes_back_on_the_setup_scree
     app.new_game()
     again = kiosk(tmp_path)
     assert not again.resume() and again.screen == "setup"
+
+
+def test_a_resume_whose_announced_marks_cannot_be_written_shows_them_and_raises_nothing(tmp_path, read_only, caplog):
+    """A saved-games file that became read-only (root's copy of a backup, chattr +i) after a power cut
+    with announcements pending: the kiosk shows them; the marks it cannot write are logged once."""
+    app = kiosk(tmp_path)
+    two_announcements_queued(app)
+    app.store.close()
+    read_only(tmp_path / "dicetable.sqlite3")
+    again = App(store=Store.open_read_only(tmp_path), players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    assert again.resume()
+    seen(again)
+    again.tick()
+    assert again.banner is None and again.screen == "play"
+    assert len([r for r in caplog.records if "could not mark" in r.getMessage()]) == 1

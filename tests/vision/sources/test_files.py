@@ -40,7 +40,7 @@ def test_an_unreadable_image_in_a_folder_is_skipped_and_named_with_why(tmp_path)
     src = ImageFolderSource(tmp_path)
     values = [int(src.read().image[0, 0, 0]) for _ in range(2)]
     assert values == [10, 30]
-    assert [(p.name, why) for p, why in src.skipped] == [("img_00b.jpg", "OpenCV cannot decode it as an image")]
+    assert [(p.name, why) for p, why in src.skipped] == [("img_00b.jpg", "the file is cut short (a JPEG without its end)")]
 
 
 def test_grey_and_four_channel_files_become_bgr_frames(tmp_path):
@@ -100,3 +100,32 @@ def test_the_synthetic_source_from_the_command_line_plays_its_throws_then_ends()
             src.read()
             n += 1
     assert 100 < n < 400
+
+
+def test_a_waiting_folder_shows_an_empty_scene_then_each_image_until_the_next_is_asked_for(tmp_path):
+    _write_images(tmp_path, 3)  # 10, 30, 50
+    (tmp_path / "img_01b.png").write_text("not an image")
+    src = ImageFolderSource(tmp_path, fps=10, loop=True, wait=True)
+    frames = [src.read() for _ in range(3)]
+    assert [int(f.image[0, 0, 0]) for f in frames] == [40, 40, 40] and frames[0].image.shape == (48, 64, 3)
+    assert src.current_file is None and [f.t for f in frames] == pytest.approx([0.0, 0.1, 0.2])
+    seen = []
+    for _ in range(4):
+        src.advance()
+        seen.append([int(src.read().image[0, 0, 0]) for _ in range(3)])
+    assert seen == [[10] * 3, [30] * 3, [50] * 3, [10] * 3]  # each held, the broken one skipped, round again
+    assert [p.name for p, _why in src.skipped] == ["img_01b.png"]  # named once, not at every round
+
+
+def test_a_waiting_folder_without_loop_or_readable_images_ends(tmp_path):
+    _write_images(tmp_path, 1)
+    src = ImageFolderSource(tmp_path, wait=True)
+    src.advance()
+    src.read()
+    src.advance()
+    with pytest.raises(EndOfFrames):
+        src.read()
+    for path in tmp_path.iterdir():
+        path.write_text("no longer an image")
+    with pytest.raises(EndOfFrames):
+        ImageFolderSource(tmp_path, wait=True, loop=True).read()

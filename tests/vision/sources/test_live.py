@@ -326,3 +326,24 @@ def test_locking_a_camera_that_is_not_there_gives_up_after_the_timeout():
         with pytest.raises(CameraTimeout):
             cam.lock_exposure()
         assert time.monotonic() - start < 2.0
+
+
+def test_an_exception_a_driver_was_not_meant_to_raise_is_logged_with_its_traceback_once(caplog):
+    """A USB camera pulled out mid-read: its driver raises OSError EIO at every reconnection (each
+    a fault "lost" or "missing" for the reader); the log has its traceback once, not at every retry."""
+    import errno
+    import logging
+
+    class Broken(FakeDevice):
+        def read(self):
+            raise OSError(errno.EIO, "Input/output error")
+
+    opener = Opener(FakeDevice(plan={2: "unplug"}), Broken(), RuntimeError("driver exploded"), Broken())
+    with caplog.at_level(logging.ERROR, logger="vision.sources.live"):
+        cam = LiveCamera(opener, timeout=0.1, backoff=(0.01, 0.02))
+        _frames, errors = _read_until(cam, lambda f: False, within=0.8)
+        cam.close()
+    assert len(opener.calls) >= 5 and {e.kind for e in errors} <= {"lost", "missing"}
+    traced = [r for r in caplog.records if r.exc_info]
+    assert sorted(r.exc_info[0].__name__ for r in traced) == ["OSError", "RuntimeError"]  # once each
+    assert any("OSError: [Errno 5] Input/output error" in str(e) for e in errors)

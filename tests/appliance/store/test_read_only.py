@@ -1,0 +1,117 @@
+"""A store the kiosk cannot write (a saved-games file of another owner or made immutable, a state
+directory on a read-only SD card): refused at open with the place named and nothing changed; and
+opened read-only for what it keeps (the taught dice, the summary, a replay), also on a read-only
+mount, without creating, moving or upgrading anything."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from appliance.store import FILENAME, SCHEMA_VERSION, Store, StoreError, read_evening, read_log
+
+SETUP = {"game": "maexle", "players": ["Ann", "Bo"], "rules": {}}
+
+
+def _kept(state: Path) -> Path:
+    """A store with an ended game, a setting and an unfinished game, closed (no -wal, no -shm)."""
+    with Store.open(state) as s:
+        game = s.start_game(SETUP)
+        s.record(game, {"announce": 54}, [])
+        s.end_game(game, {"Ann": {"drinks": 1, "penalties": 0}})
+        s.save_settings({"language": "lv"})
+        s.start_game(SETUP)
+    return state
+
+
+def _files(state: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(state.iterdir())}
+
+
+def test_a_saved_games_file_that_cannot_be_written_is_refused_at_open_and_left_as_it_is(tmp_path, read_only):
+    state = _kept(tmp_path / "state")
+    before = _files(state)
+    read_only(state / FILENAME)
+    with pytest.raises(StoreError) as exc:
+        Store.open(state)
+    assert f"the saved games {state / FILENAME} cannot be written by this user" == exc.value.strerror
+    assert _files(state) == before  # not moved aside, no -wal or -shm beside it
+
+
+def test_a_read_only_state_directory_is_refused_at_open_in_words_without_an_errno(tmp_path, read_only):
+    state = _kept(tmp_path / "state")
+    read_only(state / FILENAME, state)
+    with pytest.raises(StoreError) as exc:
+        Store.open(state)
+    assert "[Errno" not in exc.value.strerror and str(state) in exc.value.strerror
+
+
+def test_a_store_on_a_read_only_mount_opens_read_only_and_nothing_is_created(tmp_path, read_only):
+    state = _kept(tmp_path / "state")
+    before = _files(state)
+    read_only(state / FILENAME, state)
+    with Store.open_read_only(state) as s:
+        assert s.read_only and s.setting("language") == "lv" and s.count_examples() == (0, 0, 0)
+        with pytest.raises(sqlite3.Error):
+            s.save_settings({"language": "de"})
+    assert read_evening(state)[0][3] == {"Ann": {"drinks": 1, "penalties": 0}}
+    assert read_log(state, 1)[1][1:] == ['{"announce":54}']
+    assert _files(state) == before
+
+
+def test_summary_and_replay_read_the_saved_games_on_a_read_only_mount(tmp_path, read_only, capsys):
+    from appliance.cli import main
+
+    state = _kept(tmp_path / "state")
+    read_only(state / FILENAME, state)
+    assert main(["summary", "--state", str(state)]) == 0
+    assert "Ann: 1 drink" in capsys.readouterr().out
+    assert main(["replay", str(state), "--game", "1"]) == 0
+    assert "Ann announces 54" in capsys.readouterr().out
+
+
+def test_a_store_being_written_is_read_with_its_latest_actions(tmp_path):
+    """Read-only is not "as the file lies": an action in the -wal of a kiosk that runs is seen."""
+    with Store.open(tmp_path) as s:
+        game = s.start_game(SETUP)
+        s.record(game, {"announce": 54}, [])
+        assert (tmp_path / (FILENAME + "-wal")).stat().st_size > 0
+        assert read_log(tmp_path)[1][1:] == ['{"announce":54}']
+        with Store.open_read_only(tmp_path) as other:
+            assert other.unfinished().actions == [{"announce": 54}]
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (lambda db: db.execute("PRAGMA user_version = 99"), "saved by a newer version (schema 99"),
+    (lambda db: db.execute("PRAGMA user_version = 3"), "saved by an older version (schema 3"),
+    (lambda db: db.execute("PRAGMA application_id = 7"), "not a Dice Table store"),
+])
+def test_opening_read_only_refuses_another_schema_or_a_foreign_file_and_changes_nothing(tmp_path, spoil, said):
+    state = _kept(tmp_path / "state")
+    db = sqlite3.connect(state / FILENAME)
+    spoil(db)
+    db.commit()
+    db.close()
+    before = _files(state)
+    with pytest.raises(StoreError) as exc:
+        Store.open_read_only(state)
+    assert said in exc.value.strerror
+    assert _files(state) == before
+
+
+def test_opening_read_only_refuses_a_damaged_or_missing_file_and_creates_nothing(tmp_path):
+    with pytest.raises(StoreError, match="no saved games there"):
+        Store.open_read_only(tmp_path / "nowhere")
+    assert not (tmp_path / "nowhere").exists()
+    (tmp_path / FILENAME).write_bytes(b"not a database at all" * 100)
+    with pytest.raises(StoreError, match="cannot be read"):
+        Store.open_read_only(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILENAME]
+
+
+def test_the_schema_version_read_only_is_this_one(tmp_path):
+    with Store.open_read_only(_kept(tmp_path)) as s:
+        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

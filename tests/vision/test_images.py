@@ -1,0 +1,53 @@
+"""Image files in (``vision.images.load_image``): one reason in a user's words for every file that
+gives no picture, a JPEG cut short refused before libjpeg grey-fills it, and nothing of the decoders'
+own on standard error."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.images import ImageError, cut_short, load_image
+
+
+@pytest.fixture
+def photo(tmp_path):
+    path = tmp_path / "photo.jpg"
+    cv2.imwrite(str(path), np.random.default_rng(1).integers(0, 255, (120, 160, 3), np.uint8))
+    return path
+
+
+def test_a_photo_loads_as_bgr_and_grey_and_16_bit_files_become_8_bit_bgr(tmp_path, photo):
+    assert load_image(photo).shape == (120, 160, 3)
+    cv2.imwrite(str(tmp_path / "grey16.png"), np.full((20, 30), 40000, np.uint16))
+    for flags in (None, cv2.IMREAD_UNCHANGED):
+        image = load_image(tmp_path / "grey16.png", flags)
+        assert image.shape == (20, 30, 3) and image.dtype == np.uint8 and 150 <= image[0, 0, 0] <= 156
+
+
+@pytest.mark.parametrize("fraction", [0.3, 0.6, 0.95])
+def test_a_jpeg_cut_short_is_refused_and_libjpeg_says_nothing(tmp_path, photo, capfd, fraction):
+    data = photo.read_bytes()
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(data[: int(len(data) * fraction)])
+    with pytest.raises(ImageError) as exc:
+        load_image(cut)
+    assert exc.value.reason == "the file is cut short (a JPEG without its end)" and str(exc.value).startswith(str(cut))
+    assert capfd.readouterr().err == ""
+    assert not cut_short(data) and not cut_short(data + b"trailing bytes a camera left")
+
+
+def test_files_that_are_no_picture_get_their_reason_and_opencv_says_nothing(tmp_path, capfd):
+    cv2.imwrite(str(tmp_path / "float.tiff"), np.random.default_rng(0).random((20, 20, 3), np.float32))
+    (tmp_path / "fake.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"x" * 12)
+    (tmp_path / "empty.png").write_bytes(b"")
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    expected = {"float.tiff": "not an image OpenCV can decode", "fake.png": "not an image OpenCV can decode",
+                "empty.png": "the file is empty", "dot.png": "not a picture: a frame must be at least 8x8 px",
+                "gone.png": "no such file", ".": "is a directory, not an image"}
+    for name, reason in expected.items():
+        with pytest.raises(ImageError) as exc:
+            load_image(tmp_path / name)
+        assert exc.value.reason.startswith(reason)
+    assert capfd.readouterr().err == ""

@@ -1,0 +1,94 @@
+"""Image files in: decoded in one place, quietly, or refused with the reason in a user's words.
+
+OpenCV's decoders say what they dislike on standard error ("[ WARN:0@0.9] global grfmt_tiff.cpp ...
+can not handle images with 32-bit samples"); libjpeg says "Premature end of JPEG file" for a photo
+cut short and then decodes it anyway, grey below the cut. ``load_image`` keeps OpenCV's logging
+silent while it decodes, refuses a JPEG that lacks its end before libjpeg sees it, and raises
+``ImageError`` with the reason instead (the caller names the file as it needs to):
+
+>>> import tempfile, pathlib
+>>> empty = pathlib.Path(tempfile.mkdtemp()) / "empty.jpg"
+>>> _ = empty.write_bytes(b"")
+>>> try:
+...     load_image(empty)
+... except ImageError as exc:
+...     print(exc.reason)
+the file is empty
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from vision.frames import FrameError, to_bgr
+
+_JPEG_START, _JPEG_SCAN, _JPEG_END = b"\xff\xd8", b"\xff\xda", b"\xff\xd9"
+
+
+class ImageError(FrameError):
+    """An image file that cannot be read: ``path`` and ``reason`` (a user's words, lower case, e.g.
+    "no such file", "the file is cut short (a JPEG without its end)"); the message is both."""
+
+    def __init__(self, path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = Path(path)
+        self.reason = reason
+
+
+def load_image(path, flags: int | None = None) -> np.ndarray:
+    """The image in the file at ``path`` as ``(H, W, 3) uint8 BGR`` (grey, 16-bit and 4-channel
+    files converted as ``vision.frames.to_bgr`` does). ``flags``: OpenCV's imread flags (default
+    ``IMREAD_COLOR``; ``IMREAD_UNCHANGED`` keeps 16 bits until ``to_bgr`` scales them).
+
+    Raises ImageError naming the file and why: not there, a directory, not readable by this user,
+    empty, a JPEG cut short, not an image OpenCV decodes, or too small to be a picture. Nothing is
+    printed on standard error."""
+    import cv2
+
+    path = Path(path)
+    if path.is_dir():
+        raise ImageError(path, "is a directory, not an image")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ImageError(path, "no such file") from None
+    except OSError as exc:
+        raise ImageError(path, f"cannot be opened: {exc.strerror or exc}") from None
+    if not data:
+        raise ImageError(path, "the file is empty")
+    if cut_short(data):
+        raise ImageError(path, "the file is cut short (a JPEG without its end)")
+    with quiet_opencv():
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR if flags is None else flags)
+    if image is None:
+        raise ImageError(path, "not an image OpenCV can decode")
+    try:
+        return to_bgr(image)
+    except FrameError as exc:
+        raise ImageError(path, f"not a picture: {exc}") from None
+
+
+def cut_short(data: bytes) -> bool:
+    """Whether ``data`` is a JPEG that stops before its end: no end marker after its last scan (a
+    copy or download cut off). Other formats: False."""
+    if not data.startswith(_JPEG_START):
+        return False
+    scan = data.rfind(_JPEG_SCAN)
+    return scan < 0 or data.rfind(_JPEG_END) < scan
+
+
+@contextmanager
+def quiet_opencv():
+    """OpenCV's own logging silent inside (its decoders' warnings), as it was after."""
+    import cv2
+
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        logging.setLogLevel(level)
