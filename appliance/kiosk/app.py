@@ -337,6 +337,10 @@ class App:
         self.banner = None
         self.tick()
 
+    def hush(self) -> None:
+        """A tap on the message line: it goes, and nothing under it is pressed."""
+        self.message = ""
+
     def open_guided(self, resume: bool = False) -> None:
         """The guided setup: from its first step (the menu, the setup screen), or (``resume``) at the
         step a pulled plug cut short; back to this screen when it ends."""
@@ -363,6 +367,7 @@ class App:
         """A choice was pressed (tap, digit, Enter on the focused one): the screen on top does it."""
         verb, _sep, arg = cid.partition(":")
         handler = {"back": lambda _arg: self.back(), "dismiss": lambda _arg: self.dismiss_banner(),
+                   "hush": lambda _arg: self.hush(),
                    **self.current.handlers}.get(verb)
         if handler is None:
             log.warning("no handler for choice %r on the %s screen", cid, self.screen)

@@ -2,8 +2,11 @@
 
 ``draw(surface, view, theme, camera=...) -> hits`` paints the whole screen and returns where each
 choice landed, ``[(pygame.Rect, choice id), ...]``, topmost last, for resolving taps
-(:func:`hit`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a TV), landscape
-3:2 and wider (a narrower screen lends the kiosk a 3:2 band of itself: ``theme.layout_area``).
+(:func:`hit`); the message line's is "hush" (a tap on it only hides it). Each screen's layout
+returns how far down its head (title, prompt) reaches: the message line lies over it
+(:func:`message_rect`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a
+TV), landscape 3:2 and wider (a narrower screen lends the kiosk a 3:2 band of itself:
+``theme.layout_area``).
 """
 
 from __future__ import annotations
@@ -51,9 +54,9 @@ def draw(surface: pygame.Surface, view: View, t: th.Theme, camera: CameraFeed | 
         "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
         "sheet": _sheet_screen, "menu": _menu, "over": _over, "summary": _summary, "guided": _guided,
     }.get(view.screen, _menu)
-    layout(surface, view, t, hits, camera or CameraFeed())
+    head = layout(surface, view, t, hits, camera or CameraFeed())
     if view.message:
-        _message(surface, view.message, t)
+        hits.append((_message(surface, view.message, t, hits, head), "hush"))
     if view.banner is not None:
         _banner(surface, view, t, hits)
     return hits
@@ -256,17 +259,47 @@ def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet,
 
 
 MESSAGE_LINE = 26  # design px of a line of the message panel
+MESSAGE_LINES = 3  # lines the message takes at most (a longer one would be drawn under th.READABLE)
 
 
-def _message(surface, text: str, t: th.Theme) -> None:
-    """A problem or notice across the bottom of the screen, at th.READABLE in as many lines (up to
-    three) as it needs."""
-    W, H = surface.get_size()
-    n = w.lines_for(t, text, th.READABLE, W - 4 * t.gap, t.px(MESSAGE_LINE), most=3)
-    h = n * t.px(MESSAGE_LINE) + t.px(16)
-    r = pygame.Rect(t.gap, H - h - t.gap, W - 2 * t.gap, h)
+def message_rect(t: th.Theme, width: int, text: str, hits: Hits, head: int | None = None) -> tuple[pygame.Rect, int]:
+    """Where the message line goes on a screen ``width`` px wide whose choices landed at ``hits``,
+    and in how many lines: across the top, over the screen's head (its title and prompt, down to
+    ``head`` px: nothing to press there, and the head is hidden whole, not cut through), left of
+    the buttons at the top's right (the play screen's Menu, the setup's "Set up the table") when it
+    keeps to MESSAGE_LINES there; else the whole width, over those buttons. Nothing under it can be
+    pressed while it shows: a tap on it only hides it (``draw``'s "hush")."""
+    m = t.gap
+
+    def box(right: int) -> tuple[pygame.Rect, int]:
+        n = w.lines_for(t, text, th.READABLE, right - m - 2 * m, t.px(MESSAGE_LINE), most=MESSAGE_LINES)
+        return pygame.Rect(m, m, right - m, max(n * t.px(MESSAGE_LINE) + t.px(16), (head or 0) - m)), n
+
+    full, lines = box(width - m)
+    under = [r for r, _cid in hits if r.colliderect(full)]
+    if not under:
+        return full, lines
+    left_of = box(min(r.left for r in under) - m)
+    clear = not any(r.colliderect(left_of[0]) for r, _cid in hits)
+    fits = w.fits(t, text, th.READABLE, left_of[0].inflate(-2 * m, -t.px(16)), lines=left_of[1])
+    return left_of if clear and fits and left_of[0].width >= width // 3 else (full, lines)
+
+
+def _message(surface, text: str, t: th.Theme, hits: Hits, head: int | None) -> pygame.Rect:
+    """A problem or notice across the top of the screen (``message_rect``), at th.READABLE in as
+    many lines (up to MESSAGE_LINES) as it needs; returns where it is."""
+    r, n = message_rect(t, surface.get_width(), text, hits, head)
+    # What it hides goes whole, across the screen (a prompt reaching under a corner button too);
+    # the buttons beside it stay.
+    band = pygame.Rect(0, 0, surface.get_width(), r.bottom + t.gap // 2)
+    beside = [(b, surface.subsurface(b).copy()) for b, _cid in hits
+              if b.colliderect(band) and not b.colliderect(r) and surface.get_rect().contains(b)]
+    surface.fill(th.BACKGROUND, band)
+    for b, pixels in beside:
+        surface.blit(pixels, b)
     w.panel(surface, t, r, colour=(70, 24, 26), edge=th.DANGER)
     w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(16)), size=th.READABLE, lines=n)
+    return r
 
 
 DETAIL_SIZE, DETAIL_LINE = 24, 30  # design px of the banner's second line, and its line's height
@@ -301,7 +334,7 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
 
 # ------------------------------------------------------------------------------------- screens
 
-def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     W, H = surface.get_size()
     m = t.gap
     # The guided setup of the table, top right beside the title (the prompt under them keeps the
@@ -337,9 +370,10 @@ def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
         up_r = pygame.Rect(name_r.right + m // 2, cell.y, side, cell.height)
         del_r = pygame.Rect(up_r.right + m // 2, cell.y, side, cell.height)
         _buttons(surface, view, t, hits, [name, up, delete], [name_r, up_r, del_r], size=24)
+    return sub.bottom
 
 
-def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     W, H = surface.get_size()
     m = t.gap
     head = pygame.Rect(2 * m, m, W - 4 * m, t.px(30))
@@ -363,6 +397,7 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
         rects += [pygame.Rect(x + i * (key_w + gap), y, key_w, key_h) for i in range(n)]
         y += key_h + gap
     _buttons(surface, view, t, hits, keys, rects, size=24, keys=False)
+    return head.bottom
 
 
 # The play screen's right column (design px). The prompt is the most important text on the screen,
@@ -379,9 +414,10 @@ DICE_SIDE = 44  # the dice on the table beside the prompt, at most
 CAMERA_LEAST = 0.42  # of the left column's height: the live view's least, when the standings need room
 
 
-def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _header(surface, view, t, hits)
     m = t.gap
+    head = body.y - 2 * m  # the header's buttons' bottom
     if view.camera:
         left = pygame.Rect(body.x, body.y, int(body.width * 0.38), body.height)
         _live_and_standings(surface, view, t, left, camera)
@@ -408,7 +444,7 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     rest = pygame.Rect(right.x, y + m, right.width, right.bottom - y - m)
     if view.big_prompt:
         _big_prompt(surface, view, t, rest)
-        return
+        return head
     few = len(view.choices) <= 2
     if view.sheet is not None and few:
         btn_h = t.px(64) if view.choices else 0
@@ -424,7 +460,7 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         if view.choices:
             row = pygame.Rect(rest.x, area.bottom + m, rest.width, btn_h)
             _buttons(surface, view, t, hits, view.choices, grid(row, len(view.choices), len(view.choices), m))
-        return
+        return head
     if dice_left:
         dice_r = pygame.Rect(rest.x, rest.y, rest.width, t.px(48))
         w.dice_row(surface, t, dice_r, dice_left, max_side=t.px(DICE_SIDE))
@@ -432,6 +468,7 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     columns = view.columns or (3 if len(view.choices) > 4 else 2)
     rects = choice_grid(t, rest, view.choices, columns, m, max_h=t.px(96))
     _buttons(surface, view, t, hits, view.choices, rects, size=26 if columns <= 3 else 24)
+    return head
 
 
 def choice_grid(t: th.Theme, rect: pygame.Rect, choices: list[Choice], columns: int, gap: int,
@@ -513,7 +550,7 @@ def _big_prompt(surface, view: View, t: th.Theme, rect: pygame.Rect) -> None:
     w.text(surface, t, view.prompt, label, size=46, bold=True, colour=th.ACCENT, lines=2)
 
 
-def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     m = t.gap
     left = pygame.Rect(body.x, body.y, int(body.width * 0.42), body.height)
@@ -530,6 +567,7 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
     columns = 1 if len(view.choices) <= 4 else 2
     _buttons(surface, view, t, hits, view.choices, grid(right, len(view.choices), columns, m, max_h=t.px(84)),
              size=24 if columns == 1 else 20)
+    return body.y - m
 
 
 # The guided setup's right column (design px): the instruction is what the table reads first, then a
@@ -538,7 +576,7 @@ GUIDED_PROMPT, GUIDED_PROMPT_LINE, GUIDED_NOTICE, GUIDED_NOTICE_LINE = 26, 33, 2
 GUIDED_LINE, GUIDED_BUTTON = 24, 56
 
 
-def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     """The guided setup: the step's title, the live camera view with the tray framed on the left
     (its status under it), the instruction, a problem (``view.hint``), one line of state, the dice
     read and the choices on the right."""
@@ -579,6 +617,7 @@ def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) ->
         y += t.px(48) + m
     rest = pygame.Rect(right.x, y + m, right.width, max(0, right.bottom - y - m))  # squeezed, never off screen
     _buttons(surface, view, t, hits, view.choices, grid(rest, n, 1, m, max_h=t.px(GUIDED_BUTTON)), size=24)
+    return title.bottom
 
 
 def _lines_for(t: th.Theme, content: str, size: float, line: float, width: int, most: int, bold: bool) -> int:
@@ -603,7 +642,7 @@ def _titled(surface, view: View, t: th.Theme) -> pygame.Rect:
     return pygame.Rect(m, y + m, W - 2 * m, H - y - 2 * m)
 
 
-def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     m = t.gap
     dice = [c for c in view.choices if c.id.startswith("die:")]
@@ -626,9 +665,10 @@ def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         w.die(surface, r, int(c.label))
         hits.append((r, c.id))
         x += side + 4 * m
+    return body.y - m
 
 
-def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     m = t.gap
     back = pygame.Rect(body.right - t.px(140), t.gap, t.px(140), t.px(60))
@@ -636,17 +676,18 @@ def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFe
     _buttons(surface, view, t, hits, view.choices, rects, size=22)
     if view.sheet is not None:
         _sheet(surface, t, body, view.sheet)
-    del m
+    return body.y - m
 
 
-def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     area = body.inflate(-int(body.width * 0.1), 0)
     _buttons(surface, view, t, hits, view.choices, grid(area, len(view.choices), view.columns or 2, t.gap,
                                                          max_h=t.px(90)), size=26)
+    return body.y - t.gap
 
 
-def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     """The evening's chart (``appliance.kiosk.chart``) between the title and a row of buttons."""
     from appliance.kiosk.chart import draw_summary
 
@@ -654,6 +695,7 @@ def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
     foot = pygame.Rect(body.x, body.bottom - t.px(64), body.width, t.px(64))
     _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), view.columns or 2, t.gap), size=26)
     draw_summary(surface, t, pygame.Rect(body.x, body.y, body.width, foot.y - body.y - t.gap), view.summary)
+    return body.y - t.gap
 
 
 def final_totals(view: View) -> list[Row]:
@@ -663,7 +705,7 @@ def final_totals(view: View) -> list[Row]:
     return sorted(rows, key=lambda r: -int(r.value or 0))
 
 
-def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     W, H = surface.get_size()
     m = t.gap
     title = pygame.Rect(2 * m, m, W - 4 * m, t.px(28))
@@ -687,3 +729,4 @@ def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
                    _("Points"), final_totals(view))
     else:
         _standings(surface, t, body.inflate(-int(body.width * 0.2), 0), view.standings_title, view.standings)
+    return win.bottom
