@@ -455,8 +455,8 @@ class App:
         self.screen = "setup"
 
     def end_evening(self) -> None:
-        """The menu's "End the evening": this game ends (its counts join the evening's) and the
-        evening's chart shows."""
+        """"End the evening" (the menu, the game over screen, the setup screen): this game ends (its
+        counts join the evening's) and the evening's chart shows."""
         if self.session is not None and not self.session.ended:
             self.end_game()
         # Read from the store once: nothing changes while the chart shows, and it is drawn every frame.
@@ -476,6 +476,17 @@ class App:
         self._keep_winner_screen(False)
         self.session = None
         self.screen = "setup"
+
+    def evening_played(self) -> bool:
+        """Whether a game has ended this evening (something for "End the evening" to show); False
+        when the store cannot say."""
+        if self.store is None:
+            return bool(self._ended_sessions)
+        try:
+            return bool(self.store.ended_games())
+        except Exception:
+            log.exception("the evening's games")
+            return False
 
     def summary(self):
         """The evening's summary (``appliance.evening.Summary``) of its ended games; an empty one,

@@ -337,13 +337,18 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
 def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     W, H = surface.get_size()
     m = t.gap
-    # The guided setup of the table, top right beside the title (the prompt under them keeps the
-    # width), a whole touch target high.
-    corner = [c for c in view.choices if c.id == "guided"]
-    corner_r = pygame.Rect(W - m - int(W * 0.3), m, int(W * 0.3), t.px(56) if corner else t.px(44))
-    _buttons(surface, view, t, hits, corner, [corner_r], size=22)
-    right = corner_r.x - m if corner else W - 2 * m
-    top = pygame.Rect(2 * m, m, right - 2 * m, corner_r.height)
+    # End the evening and the guided setup of the table, top right beside the title (the prompt
+    # under them keeps the width), a whole touch target high.
+    corner = [c for cid in ("evening", "guided") for c in view.choices if c.id == cid]
+    corner_rects, x = [], W - m
+    for c in reversed(corner):  # from the right: each at least as wide as its label needs at READABLE
+        each = max(int(W * (0.3 if len(corner) == 1 else 0.22)), _bar_width(t, c.label, t.px(56)))
+        x -= each
+        corner_rects.insert(0, pygame.Rect(x, m, each, t.px(56)))
+        x -= m
+    _buttons(surface, view, t, hits, corner, corner_rects, size=22)
+    right = corner_rects[0].x - m if corner else W - 2 * m
+    top = pygame.Rect(2 * m, m, right - 2 * m, t.px(56) if corner else t.px(44))
     w.text(surface, t, view.title, top, size=34, colour=th.ACCENT, bold=True, align="left")
     sub = pygame.Rect(2 * m, top.bottom, W - 4 * m, t.px(26))
     w.text(surface, t, view.prompt, sub, size=th.READABLE, colour=th.MUTED, align="left")

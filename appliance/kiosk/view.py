@@ -50,9 +50,10 @@ def seats_page(seats: int, page: int) -> tuple[range, int]:
     return range(k * per, min(seats, (k + 1) * per)), pages
 
 
-def setup(game_kind: str, seats: list[str], page: int = 0) -> View:
+def setup(game_kind: str, seats: list[str], page: int = 0, evening: bool = False) -> View:
     """The setup screen: the games, the seats in order (page ``page`` of them, ``seats_page``), the
-    language, Start."""
+    language, Start, the guided setup of the table; with ``evening`` (a game has ended this
+    evening), End the evening too."""
     choices = [Choice(f"game:{k}", game_name(k), find_table(k).players_range(),
                       "selected" if k == game_kind else "normal") for k in kinds()]
     shown, pages = seats_page(len(seats), page)
@@ -67,6 +68,8 @@ def setup(game_kind: str, seats: list[str], page: int = 0) -> View:
     choices.append(Choice("lang", _language_name(), _("language"), style="quiet"))
     choices.append(Choice("start", _("Start ▶"), game_name(game_kind), "primary"))
     choices.append(Choice("guided", _("Set up the table"), style="quiet"))
+    if evening:
+        choices.append(Choice("evening", _("End the evening"), style="quiet"))
     return View("setup", title=_("Dice Table"), prompt=_("Choose a game and seat the players, clockwise"),
                 choices=choices, title_key="")
 
@@ -280,6 +283,7 @@ def over(s, evening: dict) -> View:
         choices.append(Choice("fix", _("Fix dice"), style="quiet"))
     if s is not None and find_table(s.kind).has_sheet:  # the whole sheet is too small here: its own screen
         choices.append(Choice("sheet", _("Score sheet"), style="quiet"))
+    choices.append(Choice("evening", _("End the evening"), style="quiet"))  # the last game of the night
     view = View("over", title=game_name(s.kind) if s else _("Dice Table"), prompt=prompt,
                 choices=choices, standings=rows, standings_title=title, columns=len(choices),
                 title_key=s.kind if s else "")

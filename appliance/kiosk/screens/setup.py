@@ -28,10 +28,10 @@ class SetupScreen(Screen):
         return {"game": self.on_game, "start": lambda _arg: self.app.start_game(), "seat": self.on_seat,
                 "add": self.on_add, "up": self.on_up, "del": self.on_del, "lang": lambda _arg: self.app.next_language(),
                 "page": lambda _arg: setattr(self, "page", self.page + 1),
-                "guided": lambda _arg: self.app.open_guided()}
+                "guided": lambda _arg: self.app.open_guided(), "evening": lambda _arg: self.app.end_evening()}
 
     def view(self):
-        return view.setup(self.game_kind, self.seats, self.page)
+        return view.setup(self.game_kind, self.seats, self.page, self.app.evening_played())
 
     def show_seat(self, i: int) -> None:
         """Turn to the page with seat ``i`` on it (a seat just added)."""

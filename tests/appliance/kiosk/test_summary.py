@@ -1,5 +1,6 @@
-"""The menu's "End the evening": the game ends, the evening's chart shows (readable from 2 metres in
-every language, with 3 players or 20), and "New evening" starts the counts again."""
+""""End the evening" (the menu, the winner screen, the setup screen once a game has ended): the
+game ends, the evening's chart shows (readable from 2 metres in every language, with 3 players or
+20), and "New evening" starts the counts again."""
 
 from __future__ import annotations
 
@@ -49,6 +50,45 @@ def test_a_new_evening_starts_the_counts_again_in_the_store_too(tmp_path):
         assert app.screen == "setup" and app.session is None
         assert store.ended_games() == [] and app.evening() == {}
         assert app.summary().empty
+
+
+def test_the_winner_screen_ends_the_evening_after_the_last_game(tmp_path):
+    with Store.open(tmp_path) as store:
+        app = App(players=list(LONG), store=store)
+        play_biscuit(app, LONG)
+        app.choose("end")
+        assert app.screen == "over" and "evening" in [c.id for c in app.view().choices]
+        app.choose("evening")
+        assert app.screen == "summary" and app.view().summary.games == ("biscuit",)
+        app.choose("back")
+        assert app.screen == "over"
+
+
+def test_the_setup_screen_ends_the_evening_once_a_game_has_ended(tmp_path):
+    pygame.init()
+    with Store.open(tmp_path) as store:
+        app = App(players=list(LONG), store=store)
+        assert "evening" not in [c.id for c in app.view().choices]  # nothing to chart yet
+        play_biscuit(app, LONG)
+        app.choose("end")
+        app.choose("new")
+        assert app.screen == "setup" and "evening" in [c.id for c in app.view().choices]
+        draw(pygame.Surface(SMALL), app.view(), th.Theme(*SMALL))
+        app.choose("evening")
+        assert app.screen == "summary" and app.view().summary.games == ("biscuit",)
+        app.choose("new_evening")
+        assert app.screen == "setup" and "evening" not in [c.id for c in app.view().choices]
+
+
+def test_the_setup_screen_ends_the_evening_without_a_store_too():
+    app = App(players=list(LONG))
+    play_biscuit(app, LONG)
+    app.choose("end")
+    app.choose("new")
+    app.choose("evening")
+    assert app.screen == "summary" and not app.view().summary.empty
+    app.choose("back")
+    assert app.screen == "setup"
 
 
 def test_back_from_the_summary_is_the_game_over_screen():
