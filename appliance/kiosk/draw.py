@@ -21,7 +21,7 @@ from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
 from appliance.kiosk.standings import draw_standings as _standings
-from appliance.kiosk.standings import full_height
+from appliance.kiosk.standings import full_height, shows_all
 from appliance.table.base import Choice, Row, Sheet, View
 
 Hits = list[tuple[pygame.Rect, str]]
@@ -710,15 +710,21 @@ def final_totals(view: View) -> list[Row]:
     return sorted(rows, key=lambda r: -int(r.value or 0))
 
 
+# The game over screen's winner line (design px): its band, and the least it gives up to the
+# evening's standings when they would not all show.
+WINNER_BAND, WINNER_BAND_LEAST = 70, 50
+
+
 def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
+    """The winner big at the top, the evening's standings (and Yacht's points), Play again and New
+    game over a row of the others (Fix dice, Score sheet, End the evening). The winner's line
+    gives way (down to WINNER_BAND_LEAST) to show more players."""
     W, H = surface.get_size()
     m = t.gap
     title = pygame.Rect(2 * m, m, W - 4 * m, t.px(28))
     w.text(surface, t, view.title, title, size=20, colour=th.MUTED, align="left")
-    win = pygame.Rect(2 * m, title.bottom, W - 4 * m, t.px(70))
-    w.text(surface, t, view.prompt, win, size=52, colour=th.ACCENT, bold=True)
-    # Play again and New game with their lines, over a row of the others (Fix dice, Score sheet):
-    # four in one row would leave their lines too little room.
+    # Play again and New game with their lines, over a row of the others: four in one row would
+    # leave their lines too little room.
     main, more = view.choices[:2], view.choices[2:]
     foot = pygame.Rect(m, H - t.px(72) - m, W - 2 * m, t.px(72))
     if more:
@@ -726,12 +732,26 @@ def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> i
         _buttons(surface, view, t, hits, more, grid(low, len(more), len(more), m), size=24)
         foot.bottom = low.y - m
     _buttons(surface, view, t, hits, main, grid(foot, len(main), len(main), m), size=28)
-    body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
-    if view.sheet is not None:  # the final totals; the whole sheet is a button away (too small here)
-        left = pygame.Rect(body.x, body.y, int(body.width * 0.5), body.height)
-        _standings(surface, t, left, view.standings_title, view.standings)
-        _standings(surface, t, pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height),
-                   _("Points"), final_totals(view))
-    else:
-        _standings(surface, t, body.inflate(-int(body.width * 0.2), 0), view.standings_title, view.standings)
+    for band in (WINNER_BAND, WINNER_BAND_LEAST):
+        win = pygame.Rect(2 * m, title.bottom, W - 4 * m, t.px(band))
+        body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
+        panels = _over_panels(t, view, body)
+        if all(shows_all(t, rect, title_, rows) for rect, title_, rows in panels):
+            break
+    w.text(surface, t, view.prompt, win, size=52, colour=th.ACCENT, bold=True)
+    for rect, title_, rows in panels:
+        _standings(surface, t, rect, title_, rows)
     return win.bottom
+
+
+def _over_panels(t: th.Theme, view: View, body: pygame.Rect) -> list[tuple[pygame.Rect, str, list[Row]]]:
+    """The game over screen's standings panels in ``body``: the evening's and, in Yacht, the final
+    points beside them (the whole sheet is a button away: too small here); the evening's alone in a
+    column in the middle, or the whole width when that shows more players."""
+    if view.sheet is not None:
+        left = pygame.Rect(body.x, body.y, int(body.width * 0.5), body.height)
+        right = pygame.Rect(left.right + t.gap, body.y, body.right - left.right - t.gap, body.height)
+        return [(left, view.standings_title, view.standings), (right, _("Points"), final_totals(view))]
+    narrow = body.inflate(-int(body.width * 0.2), 0)
+    wide = not shows_all(t, narrow, view.standings_title, view.standings)
+    return [(body if wide else narrow, view.standings_title, view.standings)]
