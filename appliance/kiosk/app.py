@@ -35,6 +35,7 @@ from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
+from appliance.kiosk.seat_names import default_name
 from appliance.kiosk.words import (announcements, games_not_saved, not_continued, problem_text, setup_refusal_text,
                                    unsaved, waiting_for)
 from appliance.session import Outcome, Session, counts_total
@@ -126,7 +127,7 @@ class App:
     cannot_save: bool = False
 
     def __post_init__(self) -> None:
-        self.setup = SetupScreen(self, list(self.players) or [_("Player {n}").format(n=n) for n in (1, 2, 3)])
+        self.setup = SetupScreen(self, list(self.players) or [default_name(n) for n in (1, 2, 3)])
         self.names = NamesScreen(self)
         self.play = PlayScreen(self)
         self.correct = CorrectScreen(self)

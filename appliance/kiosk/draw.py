@@ -387,8 +387,8 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     w.panel(surface, t, field_r, colour=(8, 18, 14), edge=th.ACCENT)
     shown = (view.text_field or "") + "▏"
     w.text(surface, t, shown, field_r.inflate(-2 * m, -m), size=36, bold=True, align="left")
-    keys = [c for c in view.choices if c.id.startswith("key:")]
-    tools = [c for c in view.choices if not c.id.startswith("key:")]
+    keys = [c for c in view.choices if c.id.startswith("key:") or c.id == "shift"]  # ⇧ is in a row of keys
+    tools = [c for c in view.choices if c not in keys]
     foot = pygame.Rect(m, H - t.px(64) - m, W - 2 * m, t.px(64))
     _buttons(surface, view, t, hits, tools, grid(foot, len(tools), len(tools), m), size=22, keys=False)
     area = pygame.Rect(m, field_r.bottom + m, W - 2 * m, foot.y - field_r.bottom - 2 * m)

@@ -79,17 +79,42 @@ def _language_name() -> str:
     return getattr(i18n, "LANGUAGE_NAMES", {}).get(i18n.language(), i18n.language())
 
 
-LATIN = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM", "ĀČĒĢĪĶĻŅŠŪŽÄÖÜ")
-CYRILLIC = ("ЙЦУКЕНГШЩЗХ", "ФЫВАПРОЛДЖЭ", "ЯЧСМИТЬБЮЁ")
+# The on-screen keyboards: a row each, "⇧" the shift key. A hyphen and an apostrophe for
+# "Anne-Marie" and "O'Brien"; ß (German) and Ъ (Russian) where the language writes them.
+SHIFT = "⇧"
+LATIN = ("QWERTYUIOPß", "ASDFGHJKL", SHIFT + "ZXCVBNM-'", "ĀČĒĢĪĶĻŅŠŪŽÄÖÜ")
+CYRILLIC = ("ЙЦУКЕНГШЩЗХЪ", "ФЫВАПРОЛДЖЭ", SHIFT + "ЯЧСМИТЬБЮЁ-")
+WORD_START = " -'"  # a letter after one of these (or first) starts a word of the name
 
 
-def names_view(editing: int | None, typed: str, layout: str) -> View:
+def capital_next(typed: str, shift: bool) -> bool:
+    """Whether the next letter typed is a capital: at the start of each word of a name ("Anne-Marie
+    Ō'Neill"), small after it; ``shift`` (the ⇧ key, for one letter) turns that round ("McKay",
+    "van Dijk")."""
+    start = not typed or typed[-1] in WORD_START
+    return start != shift
+
+
+def _key_face(ch: str, capital: bool) -> str:
+    """A key's letter as it types now (ß has no capital in a name)."""
+    if ch == "ß" or not ch.isalpha():
+        return ch
+    return ch.upper() if capital else ch.lower()
+
+
+def names_view(editing: int | None, typed: str, layout: str, shift: bool = False) -> View:
     """The name entry: an on-screen keyboard (``layout`` "latin" | "cyrillic") and the name typed
-    so far, for seat ``editing`` (None: a new seat)."""
+    so far, for seat ``editing`` (None: a new seat); ``shift``: the ⇧ key is down for the next letter."""
     rows = LATIN if layout == "latin" else CYRILLIC
-    shift = not typed.strip()  # a name starts with a capital, then small letters
-    choices = [Choice(f"key:{ch if shift else ch.lower()}", ch if shift else ch.lower())
-               for row in rows for ch in row]
+    capital = capital_next(typed, shift)
+    choices = []
+    for row in rows:
+        for ch in row:
+            if ch == SHIFT:
+                choices.append(Choice("shift", SHIFT, style="selected" if shift else "quiet"))
+            else:
+                face = _key_face(ch, capital)
+                choices.append(Choice(f"key:{face}", face))
     choices += [
         Choice("layout", "АБВ" if layout == "latin" else "ABC", style="quiet"),
         Choice("space", _("space"), style="quiet"),

@@ -230,6 +230,7 @@ def tour_yacht(app: App, show) -> None:
 def tour_setup(app: App, show) -> None:
     show()
     app.choose("add"); show()                          # the name screen, Latin keys
+    app.choose("shift"); show()                        # ⇧ down: small letters
     app.choose("layout"); show()                       # Cyrillic keys
     app.choose("back"); show()
 
