@@ -249,7 +249,7 @@ class ScriptedEvening:
         table = PhotoTable(self.pools) if self.pools else SynthTable(dice, seed)
         detector = SettleDetector(read_dice, self.app.camera_dice)
         self.pipeline = CameraPipeline(table.source, detector, self._on_settled)
-        self.kiosk.pipeline = self.pipeline
+        self.kiosk.pipeline = self.app.camera = self.pipeline
         return table
 
     def _on_settled(self, reading) -> None:

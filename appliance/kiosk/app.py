@@ -525,6 +525,11 @@ class App:
             except Exception:
                 log.exception("could not save the drink cap %s", self.drink_cap)
 
+    def camera_reads(self) -> bool:
+        """Whether a camera is there and gives pictures (``camera``, its ``gives_no_picture``): else
+        the correction screen leads to entering the dice by hand."""
+        return self.camera is not None and not getattr(self.camera, "gives_no_picture", False)
+
     def taught_throws(self) -> int:
         """How many taught throws the store keeps (0 without a store)."""
         return self.store.count_examples()[0] if self.store is not None else 0

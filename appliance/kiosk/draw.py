@@ -569,7 +569,8 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
         w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + head, strip.width, strip.height - head),
                    view.dice, max_side=t.px(56))
     right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
-    columns = 1 if len(view.choices) <= 4 else 2
+    # One column: in two, "Undo roll, enter by hand" and its line would be under 20 px at 800x480.
+    columns = 1 if len(view.choices) <= 5 else 2
     _buttons(surface, view, t, hits, view.choices, grid(right, len(view.choices), columns, m, max_h=t.px(84)),
              size=24 if columns == 1 else 20)
     return body.y - m

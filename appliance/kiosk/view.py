@@ -168,28 +168,35 @@ def players_page(view: View, page: int) -> None:
 
 # --------------------------------------------------------------------------- correction and hand
 
-def correct(s, last_seen) -> View:
+def correct(s, last_seen, camera: bool = True) -> View:
     """The correction path of session ``s`` (``last_seen``: the latest dice the session took). A
     misread last roll is taken back and read again or entered by hand; a roll due now (the camera
-    cannot read it) is read again or entered by hand; a mistaken choice is undone."""
+    cannot read it) is read again or entered by hand; a mistaken choice is undone. Without a
+    ``camera`` that gives pictures, entering by hand comes first (reading again cannot help)."""
     need = s.need
     last = s.last_action or {}
     misread = "roll" in last
     choices = []
     if misread:
         both = bool(need.dice)  # a roll is due as well: the ids say which roll is meant
-        choices.append(Choice("undo_reread" if both else "reread", _("Undo roll, read again"),
-                              _("the last roll was misread"), "primary"))
-        choices.append(Choice("rehand" if both else "hand", _("Undo roll, enter by hand"),
-                              _("type the dice as they lie")))
+        again = Choice("undo_reread" if both else "reread", _("Undo roll, read again"), _("the last roll was misread"))
+        by_hand = Choice("rehand" if both else "hand", _("Undo roll, enter by hand"), _("type the dice as they lie"))
+        choices += _first_primary([again, by_hand] if camera else [by_hand, again])
     if need.dice:
-        choices.append(Choice("reread", _("Read again"), _("the camera looks again"), "normal" if misread else "primary"))
-        choices.append(Choice("hand", _("Enter by hand"), ngettext("{n} die", "{n} dice", need.dice).format(n=need.dice)))
+        again = Choice("reread", _("Read again"), _("the camera looks again"))
+        by_hand = Choice("hand", _("Enter by hand"), ngettext("{n} die", "{n} dice", need.dice).format(n=need.dice))
+        pair = [again, by_hand] if camera else [by_hand, again]
+        choices += pair if misread else _first_primary(pair)
     if last and not misread:
         choices.append(Choice("undo", _("Undo last action"), _describe(last, s.kind)))
     choices.append(Choice("back", _("Back"), style="quiet"))
     return View("correct", title=_("Fix the dice"), prompt=_("Was the reading wrong?"), choices=choices, columns=2,
                 camera=True, dice=list(s.last_roll or last_seen or []))
+
+
+def _first_primary(choices: list[Choice]) -> list[Choice]:
+    """``choices`` with the first one the primary (the one the table is led to)."""
+    return [Choice(c.id, c.label, c.sub, "primary" if i == 0 else c.style) for i, c in enumerate(choices)]
 
 
 def _describe(action: dict, kind: str) -> str:

@@ -11,6 +11,7 @@ what was drawn where. Long player names (14 characters, the kiosk's limit) make 
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 
 import pygame
 import pygame.freetype
@@ -153,6 +154,10 @@ def tour_biscuit(app: App, show) -> None:
     s = app.session
     show()
     app.on_reading(reading((2, 4))); show()        # 6: no Biscuit yet
+    app.choose("fix"); show(); app.choose("back")  # a misread roll and a roll due: five choices, by hand first
+    app.camera = SimpleNamespace(gives_no_picture=False)    # with a camera that gives pictures: reading again first
+    app.choose("fix"); show(); app.choose("back")
+    app.camera = None
     app.on_reading(reading((3, 4))); show()        # 7: a Biscuit
     app.on_reading(reading((2, 2))); show()        # pick 2 players
     pick = list(s.need.options)
