@@ -22,6 +22,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from appliance import i18n
@@ -35,7 +36,7 @@ from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
-from appliance.kiosk.seat_names import default_name
+from appliance.kiosk.seat_names import default_name, in_language
 from appliance.kiosk.words import (announcements, games_not_saved, not_continued, problem_text, setup_refusal_text,
                                    unsaved, waiting_for)
 from appliance.session import Outcome, Session, counts_total
@@ -84,11 +85,25 @@ class Hooks:
 
 @dataclass
 class Banner:
-    """The announcement on screen and the store's seq to mark once it showed."""
+    """The announcement on screen and the store's seq to mark once it showed. ``reword``, when
+    given, words it again (in the language of the moment): a banner queued before the language
+    button was pressed shows in the new language (:meth:`worded`)."""
 
     announcement: Announcement
     seq: int | None = None
     last_of_outcome: bool = True
+    reword: Callable[[], Announcement] | None = None
+    language: str = ""
+
+    def worded(self) -> Announcement:
+        """The announcement in the active language."""
+        if self.reword is not None and self.language != i18n.language():
+            try:
+                self.announcement, self.language = self.reword(), i18n.language()
+            except Exception:  # the words it had are still right, in the language it had
+                log.exception("could not word the announcement again in %s", i18n.language())
+                self.reword = None
+        return self.announcement
 
 
 @dataclass
@@ -164,8 +179,9 @@ class App:
 
     def view(self) -> View:
         """What to draw now: the screen on top, the announcement, the message line, the focus."""
-        return views.finish(self.current.view(), self.banner.announcement if self.banner is not None else None,
+        view = views.finish(self.current.view(), self.banner.worded() if self.banner is not None else None,
                             self.message, self.focus)
+        return in_language(view, (*self.setup.seats, *(self.session.players if self.session is not None else ())))
 
     # -- starting -----------------------------------------------------------------------------------
 
@@ -633,14 +649,17 @@ class App:
         self.acted_at = self.clock()
         self.focus = -1
         self.play.page = 0  # whatever list comes next starts at its first page
-        items = [] if quiet or self.session is None else announcements(
-            self.session, self.session.with_water(outcome.events), self.drink_word)
+        session = self.session
+        events = [] if quiet or session is None else session.with_water(outcome.events)
+        items = announcements(session, events, self.drink_word) if events else []
         if self.hooks.announce and items:
             self.hooks.announce(items)
-        if not items and self.session is not None:
-            self.session.announced(outcome.seq)
+        if not items and session is not None:
+            session.announced(outcome.seq)
         for i, a in enumerate(items):
-            self.banners.append(Banner(a, outcome.seq, last_of_outcome=i == len(items) - 1))
+            self.banners.append(Banner(a, outcome.seq, last_of_outcome=i == len(items) - 1,
+                                       reword=partial(_nth, session, events, self.drink_word, i),
+                                       language=i18n.language()))
         if self.session is not None and self.session.over:
             self._ended(self.session)
             self.screen = "over"
@@ -691,6 +710,11 @@ class App:
         if kind == "lift" and self._last_kind != "lift" and self.hooks.reread:
             self.hooks.reread()
         self._last_kind = kind
+
+
+def _nth(session: Session, events: list[dict], drink_word: str, i: int) -> Announcement:
+    """The ``i``-th announcement of ``events`` in ``session``'s game, worded now."""
+    return announcements(session, events, drink_word)[i]
 
 
 def start_language(store, configured: str) -> str:

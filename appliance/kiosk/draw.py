@@ -688,8 +688,10 @@ def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFe
 def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     area = body.inflate(-int(body.width * 0.1), 0)
+    # Rows up to 104 design px: three of them fit at 800x480, and a label over a sub line of two
+    # lines ("Spiel beenden" / "die Zähler bleiben für den Abend") keeps its size and some air.
     _buttons(surface, view, t, hits, view.choices, grid(area, len(view.choices), view.columns or 2, t.gap,
-                                                         max_h=t.px(90)), size=26)
+                                                         max_h=t.px(104)), size=26)
     return body.y - t.gap
 
 

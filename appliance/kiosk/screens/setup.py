@@ -130,8 +130,8 @@ class NamesScreen(Screen):
         if not name:
             self.app.say(_("Type a name first"))
             return
-        others = [seat_names.shown(s) for i, s in enumerate(seats) if i != self.editing]
-        if seat_names.shown(name) in others:
+        others = [seat_names.shown_name(s) for i, s in enumerate(seats) if i != self.editing]
+        if seat_names.shown_name(name) in others:
             self.app.say(_("{name} is already seated").format(name=name))
             return
         if self.editing is None:
