@@ -25,7 +25,7 @@ from appliance.table.base import dice_text
 
 TEXT = th.READABLE  # design px of every text on the chart: the kiosk's smallest readable size
 CHART_LEAST = 96  # design px of the lines' panels at least, when the legend goes under them
-SPREAD = 4  # design px between lines that meet at a point
+SPREAD = 5  # design px between lines that meet at a point
 STRIP_LINE = 30  # design px of a line of the strip under the chart (the rarest throw, the Yacht scores)
 
 
