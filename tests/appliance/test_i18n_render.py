@@ -388,11 +388,18 @@ def messages(state_dir) -> list[str]:
 
 
 def tour_messages(app: App, show, state_dir) -> None:
-    """Each message line over the game screen, where it covers the most."""
+    """Each message line over the game screen and the setup screen: where it lies beside the most
+    buttons at the top's right (Yacht's three; End the evening and Set up the table)."""
+    texts = messages(state_dir)
     app.setup.seats = list(PLAYERS)
     app.setup.game_kind = "yacht"
     assert app.start_game()
-    for text in messages(state_dir):
+    for text in texts:
+        app.say(text)
+        show()
+    app.new_game()
+    assert "evening" in [c.id for c in app.view().choices]
+    for text in texts:
         app.say(text)
         show()
     app.message = ""
