@@ -16,6 +16,7 @@ import pygame
 
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
+from appliance.kiosk.columns import column_width, first_fit, widths
 from appliance.kiosk.words import more_players, totals
 
 TEXT = th.READABLE
@@ -75,10 +76,6 @@ def lines_of(t: th.Theme, width: int, summary, player: str) -> int:
     return 2 if said_w <= room else 3
 
 
-def _column_width(t: th.Theme, width: int, columns: int) -> int:
-    return (width - 2 * t.gap - t.gap * (columns - 1)) // columns
-
-
 def _column_height(t: th.Theme, col_w: int, summary, players: list[str], columns: int, line: int,
                    more: bool) -> int:
     """The tallest column's height, px, of ``players`` (and a "more" line) in ``columns`` columns."""
@@ -93,22 +90,16 @@ def arrange(t: th.Theme, rect: pygame.Rect, summary) -> tuple[int, int, list[str
     same at TIGHT), else the one that shows the most."""
     room = rect.height - 2 * t.gap
     order = ranked(summary)
-    best: tuple[int, int, list[str], int] | None = None
-    for line in (t.px(LINE), t.px(TIGHT)):
-        for columns in range(1, MAX_COLUMNS + 1):
-            col_w = _column_width(t, rect.width, columns)
-            if columns > 1 and col_w < t.px(MIN_COLUMN):
-                break
-            k = len(order)
-            while k > 0 and _column_height(t, col_w, summary, _seated(summary, order[:k]), columns, line,
-                                           k < len(order)) > room:
-                k -= 1
-            shown = _seated(summary, order[:max(1, k)])
-            if best is None or len(shown) > len(best[2]):
-                best = (columns, line, shown, len(order) - len(shown))
-            if k == len(order):
-                return best
-    return best
+
+    def fit(columns: int, col_w: int, line: int) -> tuple[list[str], int]:
+        k = len(order)
+        while k > 0 and _column_height(t, col_w, summary, _seated(summary, order[:k]), columns, line,
+                                       k < len(order)) > room:
+            k -= 1
+        shown = _seated(summary, order[:max(1, k)])
+        return shown, len(order) - len(shown)
+
+    return first_fit(t, rect.width - 2 * t.gap, (t.px(LINE), t.px(TIGHT)), fit, MIN_COLUMN, MAX_COLUMNS)
 
 
 def _seated(summary, players: list[str]) -> list[str]:
@@ -125,15 +116,9 @@ def fits_all(t: th.Theme, rect: pygame.Rect, summary) -> bool:
 def height_for_all(t: th.Theme, width: int, summary) -> int:
     """The least height, px, of a legend ``width`` px wide that shows every player (columns and
     lines as :func:`arrange` would choose them)."""
-    least = None
-    for line in (t.px(LINE), t.px(TIGHT)):
-        for columns in range(1, MAX_COLUMNS + 1):
-            col_w = _column_width(t, width, columns)
-            if columns > 1 and col_w < t.px(MIN_COLUMN):
-                break
-            h = _column_height(t, col_w, summary, list(summary.players), columns, line, False) + 2 * t.gap
-            least = h if least is None else min(least, h)
-    return least or 0
+    return min(_column_height(t, col_w, summary, list(summary.players), columns, line, False) + 2 * t.gap
+               for line in (t.px(LINE), t.px(TIGHT))
+               for columns, col_w in widths(t, width - 2 * t.gap, MIN_COLUMN, MAX_COLUMNS))
 
 
 def draw(surface, t: th.Theme, rect: pygame.Rect, summary, style: dict[str, tuple[th.Colour, str]]) -> list[str]:
@@ -143,7 +128,7 @@ def draw(surface, t: th.Theme, rect: pygame.Rect, summary, style: dict[str, tupl
     w.panel(surface, t, rect)
     columns, line, shown, more = arrange(t, rect, summary)
     inner = rect.inflate(-2 * t.gap, -2 * t.gap)
-    col_w = _column_width(t, rect.width, columns)
+    col_w = column_width(t, rect.width - 2 * t.gap, columns)
     per = math.ceil((len(shown) + bool(more)) / columns)
     swatch = t.px(SWATCH)
     for i, p in enumerate(shown):

@@ -18,6 +18,7 @@ import pygame
 from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
+from appliance.kiosk.columns import column_width, first_fit
 from appliance.kiosk.words import more_players
 from appliance.table.base import Row
 
@@ -47,7 +48,7 @@ def draw_standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: li
     if not rows or body.height < t.px(TIGHT):
         return
     columns, row_h, shown, more = arrange(t, body, rows)
-    col_w = _column_width(t, body.width, columns)
+    col_w = column_width(t, body.width, columns)
     column = pygame.Rect(body.x, body.y, col_w, body.height)
     per = math.ceil((len(shown) + bool(more)) / columns)
     y, col = body.y, 0
@@ -82,22 +83,10 @@ def arrange(t: th.Theme, body: pygame.Rect, rows: list[Row]) -> tuple[int, int, 
     """How the rows fill ``body``: (columns, row height px, the rows shown, how many are left out).
     The first of these that shows every row: one column at ROW, two, three (each at least
     MIN_COLUMN wide), then the same at TIGHT; else the one that shows the most."""
-    best: tuple[int, int, list[Row], int] | None = None
-    for row_h in (t.px(ROW), t.px(TIGHT)):
-        for columns in range(1, MAX_COLUMNS + 1):
-            col_w = _column_width(t, body.width, columns)
-            if columns > 1 and col_w < t.px(MIN_COLUMN):
-                break
-            shown, more = _fit(t, pygame.Rect(body.x, body.y, col_w, body.height), rows, columns, row_h)
-            if best is None or len(shown) > len(best[2]):
-                best = (columns, row_h, shown, more)
-            if not more:
-                return best
-    return best
-
-
-def _column_width(t: th.Theme, width: int, columns: int) -> int:
-    return (width - t.gap * (columns - 1)) // columns
+    return first_fit(
+        t, body.width, (t.px(ROW), t.px(TIGHT)),
+        lambda n, col_w, row_h: _fit(t, pygame.Rect(body.x, body.y, col_w, body.height), rows, n, row_h),
+        MIN_COLUMN, MAX_COLUMNS)
 
 
 def full_height(t: th.Theme, width: int, title: str, rows: list[Row]) -> int:

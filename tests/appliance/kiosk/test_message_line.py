@@ -24,9 +24,10 @@ def reading(*values: int) -> DiceReading:
     return DiceReading("ok", tuple(Die(v, (40.0 + 60 * i, 60.0), (20 + 60 * i, 40, 40, 40)) for i, v in enumerate(values)))
 
 
-def settle(app: App) -> None:
-    for _ in range(60):
-        app.dismiss_banner()
+def quiet(app: App) -> None:
+    """The announcements gone by (tapped away)."""
+    app.banners.clear()
+    app.banner = None
 
 
 class Table:
@@ -93,12 +94,12 @@ def mid_evening_screens(table: Table):
         app.setup.seats = list(SIX)
         app.setup.game_kind = "maexle"
         assert app.start_game()
-        settle(app)
+        quiet(app)
 
     def maexle_decide():
         maexle_announce()
         app.choose("announce:54")
-        settle(app)
+        quiet(app)
 
     def yacht_reroll():
         app.setup.seats = list(SIX[:4])
@@ -106,14 +107,14 @@ def mid_evening_screens(table: Table):
         assert app.start_game()
         for r in [(1, 2, 3, 4, 5), (6, 6, 6, 5, 5), (2, 2, 3, 4, 5), (1, 1, 2, 2, 3), (5, 5, 2, 2, 1)]:
             app.on_reading(reading(*r))
-        settle(app)
+        quiet(app)
 
     def biscuit_roll():
         app.setup.seats = list(SIX)
         app.setup.game_kind = "biscuit"
         assert app.start_game()
         app.on_reading(reading(2, 4))
-        settle(app)
+        quiet(app)
 
     def correct():
         biscuit_roll()
@@ -127,7 +128,7 @@ def mid_evening_screens(table: Table):
         biscuit_roll()
         app.on_reading(reading(3, 4))
         app.on_reading(reading(1, 1))
-        settle(app)
+        quiet(app)
         app.choose("menu")
         app.choose("end")
 
