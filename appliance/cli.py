@@ -24,7 +24,7 @@ COMMANDS: dict[str, str] = {
     "replay": "feed a game log to the rules engine and print the events",
     "advise": "the optimal declaration for a Yacht roll, and Mäxle odds",
     "selftest": "check config, camera, display, GPIO, state directory and fonts",
-    "summary": "the evening's drinks, penalty points, best throw and Yacht scores (--png: the chart)",
+    "summary": "the evening's drinks, penalty points, rarest throw and Yacht scores (--png: the chart)",
 }
 
 

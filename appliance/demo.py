@@ -181,13 +181,23 @@ class Stats:
     misread: int = 0
     by_hand: int = 0
     unchecked: int = 0  # read ok, but the table has no labels to check them against
+    read_again: int = 0  # rolls taken back and read again from the same dice (the correction shown once)
 
     def line(self) -> str:
+        """What the camera made of the throws."""
         return _("{throws} throws read by the camera: {right} right, {misread} misread (corrected by hand), "
                  "{unreadable} unreadable (thrown again or entered by hand), {unchecked} not checkable "
-                 "(no labels); {hand} rolls entered by hand").format(
-            throws=self.throws, right=self.read_right, misread=self.misread, unreadable=self.unreadable,
-            unchecked=self.unchecked, hand=self.by_hand)
+                 "(no labels)").format(throws=self.throws, right=self.read_right, misread=self.misread,
+                                       unreadable=self.unreadable, unchecked=self.unchecked)
+
+    def rolls_line(self, sources: dict[str, int]) -> str:
+        """The rolls the engine took (``sources``: Session.roll_sources added up), said so that they
+        add up with :meth:`line`: every throw read (right, misread or unchecked) once, the rolls read
+        again after Fix dice, the hand entries."""
+        camera = sources.get("camera", 0)
+        return _("rolls the engine took: {camera} from the camera ({taken} of the throws above, the "
+                 "unreadable ones not, and {again} read again after Fix dice), {hand} entered by hand").format(
+            camera=camera, taken=camera - self.read_again, again=self.read_again, hand=sources.get("hand", 0))
 
 
 @dataclass
@@ -249,7 +259,7 @@ class ScriptedEvening:
         table = PhotoTable(self.pools) if self.pools else SynthTable(dice, seed)
         detector = SettleDetector(read_dice, self.app.camera_dice)
         self.pipeline = CameraPipeline(table.source, detector, self._on_settled)
-        self.kiosk.pipeline = self.pipeline
+        self.kiosk.pipeline = self.app.camera = self.pipeline
         return table
 
     def _on_settled(self, reading) -> None:
@@ -465,6 +475,7 @@ class ScriptedEvening:
         for _n in range(int(MAX_THROW_S * FPS)):
             self.frame()
             if len(self.app.session.game.actions) > before + 1:
+                self.stats.read_again += 1
                 break
         self.frame(draw=True)
 
@@ -504,9 +515,7 @@ class ScriptedEvening:
         for s in self.sessions:
             for k, n in s.roll_sources.items():
                 sources[k] = sources.get(k, 0) + n
-        where = {"camera": _("camera"), "hand": _("hand")}  # Session.roll_sources' keys, in words
-        self._line(_("rolls the engine took, by where they came from: {sources}").format(
-            sources=", ".join(f"{where.get(k, k)} {n}" for k, n in sorted(sources.items()))))
+        self._line(self.stats.rolls_line(sources))
         self._line(_("{n} screenshots in {folder}").format(n=len(self.shots), folder=self.out))
         self._line(_("played in {seconds:.1f} s").format(seconds=time.perf_counter() - started))
         return 0

@@ -1,10 +1,10 @@
 """The evening's summary: each player's drinks and penalty points game by game, the Yacht scores and
-the evening's best throw, from what the store keeps (or, without a store, the kiosk's ended games).
+the evening's rarest throw, from what the store keeps (or, without a store, the kiosk's ended games).
 
 Pure: game logs in, a :class:`Summary` out. The kiosk's "End the evening" screen and ``dicetable
 summary`` draw it with ``appliance.kiosk.chart``.
 
-The best throw is the least likely one of the evening: the chance of throwing exactly those faces
+The rarest throw is the least likely one of the evening: the chance of throwing exactly those faces
 with that many dice (the multinomial count of the faces' orders over 6^n: a 5-die Yacht of sixes is
 1 in 7776, a pair 1 in 36, two different faces 1 in 18). A tie goes to the higher total, then the
 earlier throw. Only throws still in effect count (an undone misread does not), and a Mäxle throw is
@@ -56,7 +56,7 @@ class Summary:
     games: each ended game's kind, oldest first. players: everyone who played, in the order first
     seated. drinks, penalties: per player the running total, 0 before the first game and then after
     each game (``len(games) + 1`` values). yacht: per Yacht game its number (1-based) and each
-    player's total points. best: the best throw (see the module docstring), or None.
+    player's total points. rarest: the rarest throw (see the module docstring), or None.
     """
 
     games: tuple[str, ...]
@@ -64,7 +64,7 @@ class Summary:
     drinks: dict[str, tuple[int, ...]]
     penalties: dict[str, tuple[int, ...]]
     yacht: tuple[tuple[int, dict[str, int]], ...]
-    best: Throw | None
+    rarest: Throw | None
 
     @property
     def empty(self) -> bool:
@@ -89,10 +89,10 @@ def summarize(played: list[Played]) -> Summary:
         if kind == "yacht":
             yacht.append((number, yacht_totals(game)))
         throws += thrown(game, number)
-    best = max(throws, key=lambda t: (t.odds, sum(t.dice), -t.game), default=None) if throws else None
+    rarest = max(throws, key=lambda t: (t.odds, sum(t.dice), -t.game), default=None) if throws else None
     return Summary(tuple(str(g.setup.get("game", "")) for g in played), tuple(players),
                    {p: tuple(v) for p, v in drinks.items()}, {p: tuple(v) for p, v in penalties.items()},
-                   tuple(yacht), best)
+                   tuple(yacht), rarest)
 
 
 def yacht_totals(game: Played) -> dict[str, int]:

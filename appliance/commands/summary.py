@@ -1,5 +1,5 @@
 """The evening's summary from the appliance's saved games: each player's drinks and penalty points, the
-best throw and the Yacht scores, as short text lines; with --png FILE also the kiosk's "End the
+rarest throw and the Yacht scores, as short text lines; with --png FILE also the kiosk's "End the
 evening" chart as an image (drawn headless, no display needed).
 
 DIR is the kiosk's state directory (e.g. /var/lib/dicetable) or its dicetable.sqlite3; it is read

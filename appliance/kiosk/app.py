@@ -22,6 +22,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from appliance import i18n
@@ -35,6 +36,7 @@ from appliance.kiosk.screens.guided import GuidedScreen
 from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
+from appliance.kiosk.seat_names import default_name, in_language
 from appliance.kiosk.words import (announcements, games_not_saved, not_continued, problem_text, setup_refusal_text,
                                    unsaved, waiting_for)
 from appliance.session import Outcome, Session, counts_total
@@ -83,11 +85,25 @@ class Hooks:
 
 @dataclass
 class Banner:
-    """The announcement on screen and the store's seq to mark once it showed."""
+    """The announcement on screen and the store's seq to mark once it showed. ``reword``, when
+    given, words it again (in the language of the moment): a banner queued before the language
+    button was pressed shows in the new language (:meth:`worded`)."""
 
     announcement: Announcement
     seq: int | None = None
     last_of_outcome: bool = True
+    reword: Callable[[], Announcement] | None = None
+    language: str = ""
+
+    def worded(self) -> Announcement:
+        """The announcement in the active language."""
+        if self.reword is not None and self.language != i18n.language():
+            try:
+                self.announcement, self.language = self.reword(), i18n.language()
+            except Exception:  # the words it had are still right, in the language it had
+                log.exception("could not word the announcement again in %s", i18n.language())
+                self.reword = None
+        return self.announcement
 
 
 @dataclass
@@ -126,7 +142,7 @@ class App:
     cannot_save: bool = False
 
     def __post_init__(self) -> None:
-        self.setup = SetupScreen(self, list(self.players) or [_("Player {n}").format(n=n) for n in (1, 2, 3)])
+        self.setup = SetupScreen(self, list(self.players) or [default_name(n) for n in (1, 2, 3)])
         self.names = NamesScreen(self)
         self.play = PlayScreen(self)
         self.correct = CorrectScreen(self)
@@ -163,8 +179,9 @@ class App:
 
     def view(self) -> View:
         """What to draw now: the screen on top, the announcement, the message line, the focus."""
-        return views.finish(self.current.view(), self.banner.announcement if self.banner is not None else None,
+        view = views.finish(self.current.view(), self.banner.worded() if self.banner is not None else None,
                             self.message, self.focus)
+        return in_language(view, (*self.setup.seats, *(self.session.players if self.session is not None else ())))
 
     # -- starting -----------------------------------------------------------------------------------
 
@@ -337,6 +354,10 @@ class App:
         self.banner = None
         self.tick()
 
+    def hush(self) -> None:
+        """A tap on the message line: it goes, and nothing under it is pressed."""
+        self.message = ""
+
     def open_guided(self, resume: bool = False) -> None:
         """The guided setup: from its first step (the menu, the setup screen), or (``resume``) at the
         step a pulled plug cut short; back to this screen when it ends."""
@@ -363,6 +384,7 @@ class App:
         """A choice was pressed (tap, digit, Enter on the focused one): the screen on top does it."""
         verb, _sep, arg = cid.partition(":")
         handler = {"back": lambda _arg: self.back(), "dismiss": lambda _arg: self.dismiss_banner(),
+                   "hush": lambda _arg: self.hush(),
                    **self.current.handlers}.get(verb)
         if handler is None:
             log.warning("no handler for choice %r on the %s screen", cid, self.screen)
@@ -450,8 +472,8 @@ class App:
         self.screen = "setup"
 
     def end_evening(self) -> None:
-        """The menu's "End the evening": this game ends (its counts join the evening's) and the
-        evening's chart shows."""
+        """"End the evening" (the menu, the game over screen, the setup screen): this game ends (its
+        counts join the evening's) and the evening's chart shows."""
         if self.session is not None and not self.session.ended:
             self.end_game()
         # Read from the store once: nothing changes while the chart shows, and it is drawn every frame.
@@ -471,6 +493,17 @@ class App:
         self._keep_winner_screen(False)
         self.session = None
         self.screen = "setup"
+
+    def evening_played(self) -> bool:
+        """Whether a game has ended this evening (something for "End the evening" to show); False
+        when the store cannot say."""
+        if self.store is None:
+            return bool(self._ended_sessions)
+        try:
+            return bool(self.store.ended_games())
+        except Exception:
+            log.exception("the evening's games")
+            return False
 
     def summary(self):
         """The evening's summary (``appliance.evening.Summary``) of its ended games; an empty one,
@@ -507,6 +540,11 @@ class App:
                 self.store.save_settings({CAP_KEY: str(self.drink_cap)})
             except Exception:
                 log.exception("could not save the drink cap %s", self.drink_cap)
+
+    def camera_reads(self) -> bool:
+        """Whether a camera is there and gives pictures (``camera``, its ``gives_no_picture``): else
+        the correction screen leads to entering the dice by hand."""
+        return self.camera is not None and not getattr(self.camera, "gives_no_picture", False)
 
     def taught_throws(self) -> int:
         """How many taught throws the store keeps (0 without a store)."""
@@ -611,14 +649,17 @@ class App:
         self.acted_at = self.clock()
         self.focus = -1
         self.play.page = 0  # whatever list comes next starts at its first page
-        items = [] if quiet or self.session is None else announcements(
-            self.session, self.session.with_water(outcome.events), self.drink_word)
+        session = self.session
+        events = [] if quiet or session is None else session.with_water(outcome.events)
+        items = announcements(session, events, self.drink_word) if events else []
         if self.hooks.announce and items:
             self.hooks.announce(items)
-        if not items and self.session is not None:
-            self.session.announced(outcome.seq)
+        if not items and session is not None:
+            session.announced(outcome.seq)
         for i, a in enumerate(items):
-            self.banners.append(Banner(a, outcome.seq, last_of_outcome=i == len(items) - 1))
+            self.banners.append(Banner(a, outcome.seq, last_of_outcome=i == len(items) - 1,
+                                       reword=partial(_nth, session, events, self.drink_word, i),
+                                       language=i18n.language()))
         if self.session is not None and self.session.over:
             self._ended(self.session)
             self.screen = "over"
@@ -669,6 +710,11 @@ class App:
         if kind == "lift" and self._last_kind != "lift" and self.hooks.reread:
             self.hooks.reread()
         self._last_kind = kind
+
+
+def _nth(session: Session, events: list[dict], drink_word: str, i: int) -> Announcement:
+    """The ``i``-th announcement of ``events`` in ``session``'s game, worded now."""
+    return announcements(session, events, drink_word)[i]
 
 
 def start_language(store, configured: str) -> str:

@@ -119,6 +119,13 @@ class CameraPipeline:
         with self._lock:
             return self._settled
 
+    @property
+    def gives_no_picture(self) -> bool:
+        """Whether the camera gives no picture now (a fault the status line says, or a file or
+        folder at its end): reading the dice again cannot help until it does."""
+        with self._lock:
+            return self.ended or (not self._ok and self._frame is None)
+
     def feed(self):
         """The live view's data: (frame or None, dice of the latest reading, reading ok?, status)."""
         with self._lock:

@@ -2,8 +2,11 @@
 
 ``draw(surface, view, theme, camera=...) -> hits`` paints the whole screen and returns where each
 choice landed, ``[(pygame.Rect, choice id), ...]``, topmost last, for resolving taps
-(:func:`hit`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a TV), landscape
-3:2 and wider (a narrower screen lends the kiosk a 3:2 band of itself: ``theme.layout_area``).
+(:func:`hit`); the message line's is "hush" (a tap on it only hides it). Each screen's layout
+returns how far down its head (title, prompt) reaches: the message line lies over it
+(:func:`message_rect`). Layouts work from 800x480 (the 7-inch touch display) to 1920x1080 (a
+TV), landscape 3:2 and wider (a narrower screen lends the kiosk a 3:2 band of itself:
+``theme.layout_area``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
 from appliance.kiosk.standings import draw_standings as _standings
-from appliance.kiosk.standings import full_height
+from appliance.kiosk.standings import full_height, shows_all
 from appliance.table.base import Choice, Row, Sheet, View
 
 Hits = list[tuple[pygame.Rect, str]]
@@ -51,9 +54,9 @@ def draw(surface: pygame.Surface, view: View, t: th.Theme, camera: CameraFeed | 
         "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
         "sheet": _sheet_screen, "menu": _menu, "over": _over, "summary": _summary, "guided": _guided,
     }.get(view.screen, _menu)
-    layout(surface, view, t, hits, camera or CameraFeed())
+    head = layout(surface, view, t, hits, camera or CameraFeed())
     if view.message:
-        _message(surface, view.message, t)
+        hits.append((_message(surface, view.message, t, hits, head), "hush"))
     if view.banner is not None:
         _banner(surface, view, t, hits)
     return hits
@@ -256,17 +259,47 @@ def _turn_sheet(surface, t: th.Theme, rect: pygame.Rect, sheet: Sheet,
 
 
 MESSAGE_LINE = 26  # design px of a line of the message panel
+MESSAGE_LINES = 3  # lines the message takes at most (a longer one would be drawn under th.READABLE)
 
 
-def _message(surface, text: str, t: th.Theme) -> None:
-    """A problem or notice across the bottom of the screen, at th.READABLE in as many lines (up to
-    three) as it needs."""
-    W, H = surface.get_size()
-    n = w.lines_for(t, text, th.READABLE, W - 4 * t.gap, t.px(MESSAGE_LINE), most=3)
-    h = n * t.px(MESSAGE_LINE) + t.px(16)
-    r = pygame.Rect(t.gap, H - h - t.gap, W - 2 * t.gap, h)
+def message_rect(t: th.Theme, width: int, text: str, hits: Hits, head: int | None = None) -> tuple[pygame.Rect, int]:
+    """Where the message line goes on a screen ``width`` px wide whose choices landed at ``hits``,
+    and in how many lines: across the top, over the screen's head (its title and prompt, down to
+    ``head`` px: nothing to press there, and the head is hidden whole, not cut through), left of
+    the buttons at the top's right (the play screen's Menu, the setup's "Set up the table") when it
+    keeps to MESSAGE_LINES there; else the whole width, over those buttons. Nothing under it can be
+    pressed while it shows: a tap on it only hides it (``draw``'s "hush")."""
+    m = t.gap
+
+    def box(right: int) -> tuple[pygame.Rect, int]:
+        n = w.lines_for(t, text, th.READABLE, right - m - 2 * m, t.px(MESSAGE_LINE), most=MESSAGE_LINES)
+        return pygame.Rect(m, m, right - m, max(n * t.px(MESSAGE_LINE) + t.px(16), (head or 0) - m)), n
+
+    full, lines = box(width - m)
+    under = [r for r, _cid in hits if r.colliderect(full)]
+    if not under:
+        return full, lines
+    left_of = box(min(r.left for r in under) - m)
+    clear = not any(r.colliderect(left_of[0]) for r, _cid in hits)
+    fits = w.fits(t, text, th.READABLE, left_of[0].inflate(-2 * m, -t.px(16)), lines=left_of[1])
+    return left_of if clear and fits and left_of[0].width >= width // 3 else (full, lines)
+
+
+def _message(surface, text: str, t: th.Theme, hits: Hits, head: int | None) -> pygame.Rect:
+    """A problem or notice across the top of the screen (``message_rect``), at th.READABLE in as
+    many lines (up to MESSAGE_LINES) as it needs; returns where it is."""
+    r, n = message_rect(t, surface.get_width(), text, hits, head)
+    # What it hides goes whole, across the screen (a prompt reaching under a corner button too);
+    # the buttons beside it stay.
+    band = pygame.Rect(0, 0, surface.get_width(), r.bottom + t.gap // 2)
+    beside = [(b, surface.subsurface(b).copy()) for b, _cid in hits
+              if b.colliderect(band) and not b.colliderect(r) and surface.get_rect().contains(b)]
+    surface.fill(th.BACKGROUND, band)
+    for b, pixels in beside:
+        surface.blit(pixels, b)
     w.panel(surface, t, r, colour=(70, 24, 26), edge=th.DANGER)
     w.text(surface, t, text, r.inflate(-2 * t.gap, -t.px(16)), size=th.READABLE, lines=n)
+    return r
 
 
 DETAIL_SIZE, DETAIL_LINE = 24, 30  # design px of the banner's second line, and its line's height
@@ -301,16 +334,21 @@ def _banner(surface, view: View, t: th.Theme, hits: Hits) -> None:
 
 # ------------------------------------------------------------------------------------- screens
 
-def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     W, H = surface.get_size()
     m = t.gap
-    # The guided setup of the table, top right beside the title (the prompt under them keeps the
-    # width), a whole touch target high.
-    corner = [c for c in view.choices if c.id == "guided"]
-    corner_r = pygame.Rect(W - m - int(W * 0.3), m, int(W * 0.3), t.px(56) if corner else t.px(44))
-    _buttons(surface, view, t, hits, corner, [corner_r], size=22)
-    right = corner_r.x - m if corner else W - 2 * m
-    top = pygame.Rect(2 * m, m, right - 2 * m, corner_r.height)
+    # End the evening and the guided setup of the table, top right beside the title (the prompt
+    # under them keeps the width), a whole touch target high.
+    corner = [c for cid in ("evening", "guided") for c in view.choices if c.id == cid]
+    corner_rects, x = [], W - m
+    for c in reversed(corner):  # from the right: each at least as wide as its label needs at READABLE
+        each = max(int(W * (0.3 if len(corner) == 1 else 0.22)), _bar_width(t, c.label, t.px(56)))
+        x -= each
+        corner_rects.insert(0, pygame.Rect(x, m, each, t.px(56)))
+        x -= m
+    _buttons(surface, view, t, hits, corner, corner_rects, size=22)
+    right = corner_rects[0].x - m if corner else W - 2 * m
+    top = pygame.Rect(2 * m, m, right - 2 * m, t.px(56) if corner else t.px(44))
     w.text(surface, t, view.title, top, size=34, colour=th.ACCENT, bold=True, align="left")
     sub = pygame.Rect(2 * m, top.bottom, W - 4 * m, t.px(26))
     w.text(surface, t, view.prompt, sub, size=th.READABLE, colour=th.MUTED, align="left")
@@ -337,9 +375,10 @@ def _setup(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
         up_r = pygame.Rect(name_r.right + m // 2, cell.y, side, cell.height)
         del_r = pygame.Rect(up_r.right + m // 2, cell.y, side, cell.height)
         _buttons(surface, view, t, hits, [name, up, delete], [name_r, up_r, del_r], size=24)
+    return sub.bottom
 
 
-def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     W, H = surface.get_size()
     m = t.gap
     head = pygame.Rect(2 * m, m, W - 4 * m, t.px(30))
@@ -348,8 +387,8 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
     w.panel(surface, t, field_r, colour=(8, 18, 14), edge=th.ACCENT)
     shown = (view.text_field or "") + "▏"
     w.text(surface, t, shown, field_r.inflate(-2 * m, -m), size=36, bold=True, align="left")
-    keys = [c for c in view.choices if c.id.startswith("key:")]
-    tools = [c for c in view.choices if not c.id.startswith("key:")]
+    keys = [c for c in view.choices if c.id.startswith("key:") or c.id == "shift"]  # ⇧ is in a row of keys
+    tools = [c for c in view.choices if c not in keys]
     foot = pygame.Rect(m, H - t.px(64) - m, W - 2 * m, t.px(64))
     _buttons(surface, view, t, hits, tools, grid(foot, len(tools), len(tools), m), size=22, keys=False)
     area = pygame.Rect(m, field_r.bottom + m, W - 2 * m, foot.y - field_r.bottom - 2 * m)
@@ -363,6 +402,7 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
         rects += [pygame.Rect(x + i * (key_w + gap), y, key_w, key_h) for i in range(n)]
         y += key_h + gap
     _buttons(surface, view, t, hits, keys, rects, size=24, keys=False)
+    return head.bottom
 
 
 # The play screen's right column (design px). The prompt is the most important text on the screen,
@@ -379,9 +419,10 @@ DICE_SIDE = 44  # the dice on the table beside the prompt, at most
 CAMERA_LEAST = 0.42  # of the left column's height: the live view's least, when the standings need room
 
 
-def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _header(surface, view, t, hits)
     m = t.gap
+    head = body.y - 2 * m  # the header's buttons' bottom
     if view.camera:
         left = pygame.Rect(body.x, body.y, int(body.width * 0.38), body.height)
         _live_and_standings(surface, view, t, left, camera)
@@ -408,7 +449,7 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     rest = pygame.Rect(right.x, y + m, right.width, right.bottom - y - m)
     if view.big_prompt:
         _big_prompt(surface, view, t, rest)
-        return
+        return head
     few = len(view.choices) <= 2
     if view.sheet is not None and few:
         btn_h = t.px(64) if view.choices else 0
@@ -424,7 +465,7 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         if view.choices:
             row = pygame.Rect(rest.x, area.bottom + m, rest.width, btn_h)
             _buttons(surface, view, t, hits, view.choices, grid(row, len(view.choices), len(view.choices), m))
-        return
+        return head
     if dice_left:
         dice_r = pygame.Rect(rest.x, rest.y, rest.width, t.px(48))
         w.dice_row(surface, t, dice_r, dice_left, max_side=t.px(DICE_SIDE))
@@ -432,6 +473,7 @@ def _play(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
     columns = view.columns or (3 if len(view.choices) > 4 else 2)
     rects = choice_grid(t, rest, view.choices, columns, m, max_h=t.px(96))
     _buttons(surface, view, t, hits, view.choices, rects, size=26 if columns <= 3 else 24)
+    return head
 
 
 def choice_grid(t: th.Theme, rect: pygame.Rect, choices: list[Choice], columns: int, gap: int,
@@ -513,7 +555,7 @@ def _big_prompt(surface, view: View, t: th.Theme, rect: pygame.Rect) -> None:
     w.text(surface, t, view.prompt, label, size=46, bold=True, colour=th.ACCENT, lines=2)
 
 
-def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     m = t.gap
     left = pygame.Rect(body.x, body.y, int(body.width * 0.42), body.height)
@@ -527,9 +569,11 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
         w.dice_row(surface, t, pygame.Rect(strip.x, strip.y + head, strip.width, strip.height - head),
                    view.dice, max_side=t.px(56))
     right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
-    columns = 1 if len(view.choices) <= 4 else 2
+    # One column: in two, "Undo roll, enter by hand" and its line would be under 20 px at 800x480.
+    columns = 1 if len(view.choices) <= 5 else 2
     _buttons(surface, view, t, hits, view.choices, grid(right, len(view.choices), columns, m, max_h=t.px(84)),
              size=24 if columns == 1 else 20)
+    return body.y - m
 
 
 # The guided setup's right column (design px): the instruction is what the table reads first, then a
@@ -538,7 +582,7 @@ GUIDED_PROMPT, GUIDED_PROMPT_LINE, GUIDED_NOTICE, GUIDED_NOTICE_LINE = 26, 33, 2
 GUIDED_LINE, GUIDED_BUTTON = 24, 56
 
 
-def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     """The guided setup: the step's title, the live camera view with the tray framed on the left
     (its status under it), the instruction, a problem (``view.hint``), one line of state, the dice
     read and the choices on the right."""
@@ -579,6 +623,7 @@ def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) ->
         y += t.px(48) + m
     rest = pygame.Rect(right.x, y + m, right.width, max(0, right.bottom - y - m))  # squeezed, never off screen
     _buttons(surface, view, t, hits, view.choices, grid(rest, n, 1, m, max_h=t.px(GUIDED_BUTTON)), size=24)
+    return title.bottom
 
 
 def _lines_for(t: th.Theme, content: str, size: float, line: float, width: int, most: int, bold: bool) -> int:
@@ -603,7 +648,7 @@ def _titled(surface, view: View, t: th.Theme) -> pygame.Rect:
     return pygame.Rect(m, y + m, W - 2 * m, H - y - 2 * m)
 
 
-def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     m = t.gap
     dice = [c for c in view.choices if c.id.startswith("die:")]
@@ -626,9 +671,10 @@ def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         w.die(surface, r, int(c.label))
         hits.append((r, c.id))
         x += side + 4 * m
+    return body.y - m
 
 
-def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     m = t.gap
     back = pygame.Rect(body.right - t.px(140), t.gap, t.px(140), t.px(60))
@@ -636,17 +682,20 @@ def _sheet_screen(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFe
     _buttons(surface, view, t, hits, view.choices, rects, size=22)
     if view.sheet is not None:
         _sheet(surface, t, body, view.sheet)
-    del m
+    return body.y - m
 
 
-def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _menu(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     body = _titled(surface, view, t)
     area = body.inflate(-int(body.width * 0.1), 0)
+    # Rows up to 104 design px: three of them fit at 800x480, and a label over a sub line of two
+    # lines ("Spiel beenden" / "die Zähler bleiben für den Abend") keeps its size and some air.
     _buttons(surface, view, t, hits, view.choices, grid(area, len(view.choices), view.columns or 2, t.gap,
-                                                         max_h=t.px(90)), size=26)
+                                                         max_h=t.px(104)), size=26)
+    return body.y - t.gap
 
 
-def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     """The evening's chart (``appliance.kiosk.chart``) between the title and a row of buttons."""
     from appliance.kiosk.chart import draw_summary
 
@@ -654,6 +703,7 @@ def _summary(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
     foot = pygame.Rect(body.x, body.bottom - t.px(64), body.width, t.px(64))
     _buttons(surface, view, t, hits, view.choices, grid(foot, len(view.choices), view.columns or 2, t.gap), size=26)
     draw_summary(surface, t, pygame.Rect(body.x, body.y, body.width, foot.y - body.y - t.gap), view.summary)
+    return body.y - t.gap
 
 
 def final_totals(view: View) -> list[Row]:
@@ -663,15 +713,21 @@ def final_totals(view: View) -> list[Row]:
     return sorted(rows, key=lambda r: -int(r.value or 0))
 
 
-def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> None:
+# The game over screen's winner line (design px): its band, and the least it gives up to the
+# evening's standings when they would not all show.
+WINNER_BAND, WINNER_BAND_LEAST = 70, 50
+
+
+def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
+    """The winner big at the top, the evening's standings (and Yacht's points), Play again and New
+    game over a row of the others (Fix dice, Score sheet, End the evening). The winner's line
+    gives way (down to WINNER_BAND_LEAST) to show more players."""
     W, H = surface.get_size()
     m = t.gap
     title = pygame.Rect(2 * m, m, W - 4 * m, t.px(28))
     w.text(surface, t, view.title, title, size=20, colour=th.MUTED, align="left")
-    win = pygame.Rect(2 * m, title.bottom, W - 4 * m, t.px(70))
-    w.text(surface, t, view.prompt, win, size=52, colour=th.ACCENT, bold=True)
-    # Play again and New game with their lines, over a row of the others (Fix dice, Score sheet):
-    # four in one row would leave their lines too little room.
+    # Play again and New game with their lines, over a row of the others: four in one row would
+    # leave their lines too little room.
     main, more = view.choices[:2], view.choices[2:]
     foot = pygame.Rect(m, H - t.px(72) - m, W - 2 * m, t.px(72))
     if more:
@@ -679,11 +735,26 @@ def _over(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> N
         _buttons(surface, view, t, hits, more, grid(low, len(more), len(more), m), size=24)
         foot.bottom = low.y - m
     _buttons(surface, view, t, hits, main, grid(foot, len(main), len(main), m), size=28)
-    body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
-    if view.sheet is not None:  # the final totals; the whole sheet is a button away (too small here)
+    for band in (WINNER_BAND, WINNER_BAND_LEAST):
+        win = pygame.Rect(2 * m, title.bottom, W - 4 * m, t.px(band))
+        body = pygame.Rect(m, win.bottom + m, W - 2 * m, foot.y - win.bottom - 2 * m)
+        panels = _over_panels(t, view, body)
+        if all(shows_all(t, rect, title_, rows) for rect, title_, rows in panels):
+            break
+    w.text(surface, t, view.prompt, win, size=52, colour=th.ACCENT, bold=True)
+    for rect, title_, rows in panels:
+        _standings(surface, t, rect, title_, rows)
+    return win.bottom
+
+
+def _over_panels(t: th.Theme, view: View, body: pygame.Rect) -> list[tuple[pygame.Rect, str, list[Row]]]:
+    """The game over screen's standings panels in ``body``: the evening's and, in Yacht, the final
+    points beside them (the whole sheet is a button away: too small here); the evening's alone in a
+    column in the middle, or the whole width when that shows more players."""
+    if view.sheet is not None:
         left = pygame.Rect(body.x, body.y, int(body.width * 0.5), body.height)
-        _standings(surface, t, left, view.standings_title, view.standings)
-        _standings(surface, t, pygame.Rect(left.right + m, body.y, body.right - left.right - m, body.height),
-                   _("Points"), final_totals(view))
-    else:
-        _standings(surface, t, body.inflate(-int(body.width * 0.2), 0), view.standings_title, view.standings)
+        right = pygame.Rect(left.right + t.gap, body.y, body.right - left.right - t.gap, body.height)
+        return [(left, view.standings_title, view.standings), (right, _("Points"), final_totals(view))]
+    narrow = body.inflate(-int(body.width * 0.2), 0)
+    wide = not shows_all(t, narrow, view.standings_title, view.standings)
+    return [(body if wide else narrow, view.standings_title, view.standings)]

@@ -6,7 +6,8 @@ controls only enqueue, and each frame drains the queue. Any exception while hand
 drawing becomes a message on screen, in the table's language, and a log line with the error; neither
 a traceback nor the error's English reaches the screen. A tap is resolved against the screen as it
 is when the tap is handled, and the same finger's second tap on a screen that changed under it is
-dropped (``TAP_GUARD_S``).
+dropped (``TAP_GUARD_S``). A tap on the message line only hides it; one on where a message covering
+choices was, just after it ran out, is dropped (``MESSAGE_GRACE_S``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 # receiver's "Reveal" that came up in the same place.
 TAP_GUARD_S = 0.3
 TAP_GUARD_PX = 40
+# A message line that covered choices and ran out of time: a tap on where it was, this soon (s),
+# was aimed at it (to hide it), not at the choice that came out from under it.
+MESSAGE_GRACE_S = 0.6
 
 
 class Kiosk:
@@ -61,6 +65,9 @@ class Kiosk:
         self.frames = 0
         self._last_tap: tuple[float, tuple[int, int], str] | None = None  # (app clock s, pos, choice id)
         self._hits_stale = False  # a command was handled since the last drawing: the hits may be old
+        # The message line that covers choices now ((its rect, None)), or the one that timed out
+        # ((its rect, app clock s then)); None: none (see MESSAGE_GRACE_S).
+        self._covering: tuple[pygame.Rect, float | None] | None = None
         pygame.display.init()
         pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
@@ -115,12 +122,17 @@ class Kiosk:
             if self._hits_stale:  # a tap after another command in one frame meets the screen as it is now
                 self.redraw()
             cid = hit(self.hits, cmd.arg)
+            if self._aimed_at_the_message_gone(cmd.arg):
+                log.info("tap on %s dropped: it was aimed at the message line that had just gone", cid)
+                return
             if self._same_finger_on_a_changed_screen(cmd.arg, cid):
                 log.info("tap on %s dropped: the same finger as the tap before, on a changed screen", cid)
                 return
             self._hits_stale = True
             if cid == "dismiss":
                 self._guard(self.app.dismiss_banner)
+            elif cid == "hush":
+                self._guard(self.app.hush)
             elif cid is not None:
                 self._guard(self.app.choose, cid)
             return
@@ -142,6 +154,24 @@ class Kiosk:
             self._last_tap = (now, pos, cid)
         return False
 
+    def _aimed_at_the_message_gone(self, pos: tuple[int, int]) -> bool:
+        """True for a tap on where a message line covering choices was until MESSAGE_GRACE_S ago."""
+        if self._covering is None or self._covering[1] is None:
+            return False
+        rect, gone = self._covering
+        return self.app.clock() - gone <= MESSAGE_GRACE_S and rect.collidepoint(pos)
+
+    def _note_message(self) -> None:
+        """Keep where the message line covers choices, and when it timed out (a tap or a key that
+        took it away leaves no grace: the table has moved on)."""
+        shown = [r for r, cid in self.hits if cid == "hush"]
+        if shown:
+            covers = any(r.colliderect(shown[0]) for r, cid in self.hits if cid not in ("hush", "dismiss"))
+            self._covering = (shown[0], None) if covers else None
+        elif self._covering is not None and self._covering[1] is None:
+            timed_out = self.app.clock() >= getattr(self.app, "message_until", 0.0)
+            self._covering = (self._covering[0], self.app.clock()) if timed_out else None
+
     def redraw(self) -> None:
         """Draw the app's current view (never raises: a drawing bug shows a plain notice)."""
         self._hits_stale = False
@@ -152,6 +182,7 @@ class Kiosk:
                 self.screen.fill((0, 0, 0))
             hits = draw(self.canvas, self.view, self.theme, feed)
             self.hits = [(rect.move(self.area.topleft), cid) for rect, cid in hits]
+            self._note_message()
         except Exception:
             log.exception("drawing the %s screen", self.app.screen)
             self.screen.fill(th.BACKGROUND)

@@ -1,9 +1,10 @@
 """The standings panel: the players and their counts, readable from 2 metres.
 
 Every text in it is at least ``READABLE`` design px (20 px at 800x480), never shrunk below. The
-rows fill one column, or two when the panel is wide enough; when the players still do not all fit,
-those nearest the turn are shown (the player on turn, then the next ones in seat order) and a last
-line says how many more there are. A row whose name does not fit beside its badge (the cup, the
+rows fill one column, or two or three when the panel is wide enough, and close up to ``TIGHT`` when
+that shows more players (:func:`arrange`); when the players still do not all fit, those nearest the
+turn are shown (the player on turn, then the next ones in seat order) and a last line says how many
+more there are. A row whose name does not fit beside its badge (the cup, the
 Biscuit, the winner) or its count in words ("8 drinks, 3 penalty points") takes a second line for
 them, so the name is never given up.
 """
@@ -17,12 +18,15 @@ import pygame
 from appliance.i18n import _
 from appliance.kiosk import theme as th
 from appliance.kiosk import widgets as w
+from appliance.kiosk.columns import column_width, first_fit
 from appliance.kiosk.words import more_players
 from appliance.table.base import Row
 
 READABLE = th.READABLE  # design px: the smallest text a player reads from 2 metres
 ROW = 30       # design px of a row at READABLE, with a little air
+TIGHT = 25     # design px of a row closed up, the text still at READABLE: when that shows more players
 MIN_COLUMN = 230  # design px: a narrower column is not worth a second one
+MAX_COLUMNS = 3
 
 
 def badge(row: Row) -> str:
@@ -39,50 +43,73 @@ def nearest(rows: list[Row], k: int) -> list[Row]:
 def draw_standings(surface, t: th.Theme, rect: pygame.Rect, title: str, rows: list[Row]) -> None:
     """The panel in ``rect``: ``title``, then the rows that fit (see the module docstring)."""
     w.panel(surface, t, rect)
-    inner = rect.inflate(-2 * t.gap, -2 * t.gap)
-    lines = w.lines_for(t, title, READABLE, inner.width, t.px(ROW))
-    head = pygame.Rect(inner.x, inner.y, inner.width, lines * t.px(ROW))
+    head, lines, body = _parts(t, rect, title)
     w.text(surface, t, title, head, size=READABLE, colour=th.MUTED, align="left", lines=lines)
-    body = pygame.Rect(inner.x, head.bottom, inner.width, inner.bottom - head.bottom)
-    if not rows or body.height < t.px(ROW):
+    if not rows or body.height < t.px(TIGHT):
         return
-    columns = 2 if body.width >= 2 * t.px(MIN_COLUMN) + t.gap and _height(t, body, rows, 1) > body.height else 1
-    col_w = (body.width - t.gap * (columns - 1)) // columns
+    columns, row_h, shown, more = arrange(t, body, rows)
+    col_w = column_width(t, body.width, columns)
     column = pygame.Rect(body.x, body.y, col_w, body.height)
-    shown, more = _fit(t, column, rows, columns)
-    per = math.ceil(len(shown) / columns)
+    per = math.ceil((len(shown) + bool(more)) / columns)
     y, col = body.y, 0
     for i, row in enumerate(shown):
         if i and i % per == 0:
             col, y = col + 1, body.y
-        h = _lines(t, column, row) * t.px(ROW)
-        _row(surface, t, pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, h - t.px(2)), row)
+        h = _lines(t, column, row) * row_h
+        _row(surface, t, pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, h - t.px(2)), row, row_h)
         y += h
     if more:
-        w.text(surface, t, more_players(more), pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, t.px(ROW)),
+        if len(shown) % per == 0:
+            col, y = col + 1, body.y
+        w.text(surface, t, more_players(more), pygame.Rect(body.x + col * (col_w + t.gap), y, col_w, row_h),
                size=READABLE, colour=th.MUTED, align="left")
+
+
+def _parts(t: th.Theme, rect: pygame.Rect, title: str) -> tuple[pygame.Rect, int, pygame.Rect]:
+    """The panel ``rect``'s title box, the title's lines, and the box the rows fill."""
+    inner = rect.inflate(-2 * t.gap, -2 * t.gap)
+    lines = w.lines_for(t, title, READABLE, inner.width, t.px(ROW))
+    head = pygame.Rect(inner.x, inner.y, inner.width, lines * t.px(ROW))
+    return head, lines, pygame.Rect(inner.x, head.bottom, inner.width, inner.bottom - head.bottom)
+
+
+def shows_all(t: th.Theme, rect: pygame.Rect, title: str, rows: list[Row]) -> bool:
+    """Whether a panel in ``rect`` shows every one of ``rows`` (no "and N more")."""
+    body = _parts(t, rect, title)[2]
+    return not rows or (body.height >= t.px(TIGHT) and arrange(t, body, rows)[3] == 0)
+
+
+def arrange(t: th.Theme, body: pygame.Rect, rows: list[Row]) -> tuple[int, int, list[Row], int]:
+    """How the rows fill ``body``: (columns, row height px, the rows shown, how many are left out).
+    The first of these that shows every row: one column at ROW, two, three (each at least
+    MIN_COLUMN wide), then the same at TIGHT; else the one that shows the most."""
+    return first_fit(
+        t, body.width, (t.px(ROW), t.px(TIGHT)),
+        lambda n, col_w, row_h: _fit(t, pygame.Rect(body.x, body.y, col_w, body.height), rows, n, row_h),
+        MIN_COLUMN, MAX_COLUMNS)
 
 
 def full_height(t: th.Theme, width: int, title: str, rows: list[Row]) -> int:
     """The height, px, a panel ``width`` px wide needs to show ``title`` and every row in one column."""
     inner_w = width - 2 * t.gap
     head = w.lines_for(t, title, READABLE, inner_w, t.px(ROW)) * t.px(ROW)
-    return 2 * t.gap + head + (_height(t, pygame.Rect(0, 0, inner_w, 0), rows, 1) if rows else 0)
+    return 2 * t.gap + head + (_height(t, pygame.Rect(0, 0, inner_w, 0), rows, 1, t.px(ROW)) if rows else 0)
 
 
-def _height(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int) -> int:
-    """The height the rows take in ``columns`` columns as wide as ``column``, px."""
+def _height(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int, row_h: int) -> int:
+    """The height the rows take in ``columns`` columns as wide as ``column`` with rows ``row_h`` px
+    high, px."""
     per = math.ceil(len(rows) / columns)
-    return max(sum(_lines(t, column, r) for r in rows[c * per:(c + 1) * per]) for c in range(columns)) * t.px(ROW)
+    return max(sum(_lines(t, column, r) for r in rows[c * per:(c + 1) * per]) for c in range(columns)) * row_h
 
 
-def _fit(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int) -> tuple[list[Row], int]:
+def _fit(t: th.Theme, column: pygame.Rect, rows: list[Row], columns: int, row_h: int) -> tuple[list[Row], int]:
     """The rows shown (nearest the turn first when not all fit, a line kept for "and N more") and
     how many are left out."""
-    if _height(t, column, rows, columns) <= column.height:
+    if _height(t, column, rows, columns, row_h) <= column.height:
         return rows, 0
     k = len(rows) - 1
-    while k > 1 and _height(t, column, nearest(rows, k) + [Row("", "")], columns) > column.height:
+    while k > 1 and _height(t, column, nearest(rows, k) + [Row("", "")], columns, row_h) > column.height:
         k -= 1
     return nearest(rows, k), len(rows) - k
 
@@ -121,17 +148,23 @@ def _layout(t: th.Theme, width: int, row: Row) -> tuple[int, int]:
     value_w, side_w = _widths(t, r, row)
     name_w = t.font(READABLE, row.current).size(row.name)[0] + t.px(14)
     two = len(_value_lines(t, width, row)) == 2
-    if not two and name_w + value_w + side_w <= width:
+    if not two and name_w + value_w + side_w + _side_air(t, 0) <= width:
         return 0, 0
     if not side_w:
         return 1, 1
     if not two and name_w + value_w <= width:
         return 0, 1
-    if name_w + side_w <= width:  # the badge beside the name, the value under them
+    if name_w + side_w + _side_air(t, 1) <= width:  # the badge beside the name, the value under them
         return 1, 0
     if two:
         return 1, 3
     return (1, 1) if value_w + side_w + t.px(9) <= width else (1, 2)
+
+
+def _side_air(t: th.Theme, at_value: int) -> int:
+    """px a badge beside the name needs besides its own width: air after the name, and before
+    the value when that is on the same line (``at_value`` 0) or the row's edge."""
+    return t.px(11) if at_value == 0 else t.px(7)
 
 
 def _lines(t: th.Theme, column: pygame.Rect, row: Row) -> int:
@@ -140,7 +173,8 @@ def _lines(t: th.Theme, column: pygame.Rect, row: Row) -> int:
     return max(at_value + len(_value_lines(t, column.width, row)) - 1, at_side) + 1
 
 
-def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
+def _row(surface, t: th.Theme, r: pygame.Rect, row: Row, row_h: int) -> None:
+    """One player's row in ``r``: lines ``row_h`` px apart (``_layout`` says what goes on which)."""
     if row.current:
         pygame.draw.rect(surface, th.BUTTON, r, border_radius=t.px(6))
         pygame.draw.rect(surface, th.ACCENT, (r.x, r.y, t.px(5), r.height), border_radius=t.px(2))
@@ -148,12 +182,13 @@ def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
     value_w, side_w = _widths(t, r, row)
     at_value, at_side = _layout(t, r.width, row)
     value = _value_lines(t, r.width, row)
-    h = t.px(ROW) - t.px(2)
-    name_w = r.width - t.px(14) - (value_w if at_value == 0 else 0) - (side_w if at_side == 0 else 0)
+    h = row_h - t.px(2)
+    name_w = r.width - t.px(14) - (value_w if at_value == 0 else 0) - \
+        (side_w + _side_air(t, at_value) if at_side == 0 else 0)
     w.text(surface, t, row.name, pygame.Rect(r.x + t.px(9), r.y, name_w, h), size=READABLE,
            colour=colour, bold=row.current, align="left")
-    value_r = pygame.Rect(r.right - value_w - t.px(6), r.y + at_value * t.px(ROW), value_w,
-                          h + (len(value) - 1) * t.px(ROW))
+    value_r = pygame.Rect(r.right - value_w - t.px(6), r.y + at_value * row_h, value_w,
+                          h + (len(value) - 1) * row_h)
     w.text(surface, t, "\n".join(value), value_r, size=_value_size(row), bold=True, align="right",
            colour=th.DANGER if row.alert and not row.dim else colour, lines=len(value))
     if side_w:  # left of the value on the name's line; else at the name line's end, or a line's start
@@ -161,7 +196,9 @@ def _row(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:
             x = value_r.x - t.px(4) - side_w
         else:
             x = r.right - t.px(6) - side_w if at_side == 0 else r.x + t.px(9)
-        _side(surface, t, pygame.Rect(x, r.y + at_side * t.px(ROW) + t.px(2), side_w, h - t.px(4)), row)
+        # The pill keeps a little air above and below while its word still fits at READABLE.
+        pill = max(h - t.px(4), min(h, math.ceil(t.font(READABLE, True).get_height() / 1.08)))
+        _side(surface, t, pygame.Rect(x, r.y + at_side * row_h + (h - pill) // 2, side_w, pill), row)
 
 
 def _side(surface, t: th.Theme, r: pygame.Rect, row: Row) -> None:

@@ -50,9 +50,10 @@ def seats_page(seats: int, page: int) -> tuple[range, int]:
     return range(k * per, min(seats, (k + 1) * per)), pages
 
 
-def setup(game_kind: str, seats: list[str], page: int = 0) -> View:
+def setup(game_kind: str, seats: list[str], page: int = 0, evening: bool = False) -> View:
     """The setup screen: the games, the seats in order (page ``page`` of them, ``seats_page``), the
-    language, Start."""
+    language, Start, the guided setup of the table; with ``evening`` (a game has ended this
+    evening), End the evening too."""
     choices = [Choice(f"game:{k}", game_name(k), find_table(k).players_range(),
                       "selected" if k == game_kind else "normal") for k in kinds()]
     shown, pages = seats_page(len(seats), page)
@@ -67,6 +68,8 @@ def setup(game_kind: str, seats: list[str], page: int = 0) -> View:
     choices.append(Choice("lang", _language_name(), _("language"), style="quiet"))
     choices.append(Choice("start", _("Start ▶"), game_name(game_kind), "primary"))
     choices.append(Choice("guided", _("Set up the table"), style="quiet"))
+    if evening:
+        choices.append(Choice("evening", _("End the evening"), style="quiet"))
     return View("setup", title=_("Dice Table"), prompt=_("Choose a game and seat the players, clockwise"),
                 choices=choices, title_key="")
 
@@ -76,17 +79,42 @@ def _language_name() -> str:
     return getattr(i18n, "LANGUAGE_NAMES", {}).get(i18n.language(), i18n.language())
 
 
-LATIN = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM", "ĀČĒĢĪĶĻŅŠŪŽÄÖÜ")
-CYRILLIC = ("ЙЦУКЕНГШЩЗХ", "ФЫВАПРОЛДЖЭ", "ЯЧСМИТЬБЮЁ")
+# The on-screen keyboards: a row each, "⇧" the shift key. A hyphen and an apostrophe for
+# "Anne-Marie" and "O'Brien"; ß (German) and Ъ (Russian) where the language writes them.
+SHIFT = "⇧"
+LATIN = ("QWERTYUIOPß", "ASDFGHJKL", SHIFT + "ZXCVBNM-'", "ĀČĒĢĪĶĻŅŠŪŽÄÖÜ")
+CYRILLIC = ("ЙЦУКЕНГШЩЗХЪ", "ФЫВАПРОЛДЖЭ", SHIFT + "ЯЧСМИТЬБЮЁ-")
+WORD_START = " -'"  # a letter after one of these (or first) starts a word of the name
 
 
-def names_view(editing: int | None, typed: str, layout: str) -> View:
+def capital_next(typed: str, shift: bool) -> bool:
+    """Whether the next letter typed is a capital: at the start of each word of a name ("Anne-Marie
+    Ō'Neill"), small after it; ``shift`` (the ⇧ key, for one letter) turns that round ("McKay",
+    "van Dijk")."""
+    start = not typed or typed[-1] in WORD_START
+    return start != shift
+
+
+def _key_face(ch: str, capital: bool) -> str:
+    """A key's letter as it types now (ß has no capital in a name)."""
+    if ch == "ß" or not ch.isalpha():
+        return ch
+    return ch.upper() if capital else ch.lower()
+
+
+def names_view(editing: int | None, typed: str, layout: str, shift: bool = False) -> View:
     """The name entry: an on-screen keyboard (``layout`` "latin" | "cyrillic") and the name typed
-    so far, for seat ``editing`` (None: a new seat)."""
+    so far, for seat ``editing`` (None: a new seat); ``shift``: the ⇧ key is down for the next letter."""
     rows = LATIN if layout == "latin" else CYRILLIC
-    shift = not typed.strip()  # a name starts with a capital, then small letters
-    choices = [Choice(f"key:{ch if shift else ch.lower()}", ch if shift else ch.lower())
-               for row in rows for ch in row]
+    capital = capital_next(typed, shift)
+    choices = []
+    for row in rows:
+        for ch in row:
+            if ch == SHIFT:
+                choices.append(Choice("shift", SHIFT, style="selected" if shift else "quiet"))
+            else:
+                face = _key_face(ch, capital)
+                choices.append(Choice(f"key:{face}", face))
     choices += [
         Choice("layout", "АБВ" if layout == "latin" else "ABC", style="quiet"),
         Choice("space", _("space"), style="quiet"),
@@ -140,28 +168,35 @@ def players_page(view: View, page: int) -> None:
 
 # --------------------------------------------------------------------------- correction and hand
 
-def correct(s, last_seen) -> View:
+def correct(s, last_seen, camera: bool = True) -> View:
     """The correction path of session ``s`` (``last_seen``: the latest dice the session took). A
     misread last roll is taken back and read again or entered by hand; a roll due now (the camera
-    cannot read it) is read again or entered by hand; a mistaken choice is undone."""
+    cannot read it) is read again or entered by hand; a mistaken choice is undone. Without a
+    ``camera`` that gives pictures, entering by hand comes first (reading again cannot help)."""
     need = s.need
     last = s.last_action or {}
     misread = "roll" in last
     choices = []
     if misread:
         both = bool(need.dice)  # a roll is due as well: the ids say which roll is meant
-        choices.append(Choice("undo_reread" if both else "reread", _("Undo roll, read again"),
-                              _("the last roll was misread"), "primary"))
-        choices.append(Choice("rehand" if both else "hand", _("Undo roll, enter by hand"),
-                              _("type the dice as they lie")))
+        again = Choice("undo_reread" if both else "reread", _("Undo roll, read again"), _("the last roll was misread"))
+        by_hand = Choice("rehand" if both else "hand", _("Undo roll, enter by hand"), _("type the dice as they lie"))
+        choices += _first_primary([again, by_hand] if camera else [by_hand, again])
     if need.dice:
-        choices.append(Choice("reread", _("Read again"), _("the camera looks again"), "normal" if misread else "primary"))
-        choices.append(Choice("hand", _("Enter by hand"), ngettext("{n} die", "{n} dice", need.dice).format(n=need.dice)))
+        again = Choice("reread", _("Read again"), _("the camera looks again"))
+        by_hand = Choice("hand", _("Enter by hand"), ngettext("{n} die", "{n} dice", need.dice).format(n=need.dice))
+        pair = [again, by_hand] if camera else [by_hand, again]
+        choices += pair if misread else _first_primary(pair)
     if last and not misread:
         choices.append(Choice("undo", _("Undo last action"), _describe(last, s.kind)))
     choices.append(Choice("back", _("Back"), style="quiet"))
     return View("correct", title=_("Fix the dice"), prompt=_("Was the reading wrong?"), choices=choices, columns=2,
                 camera=True, dice=list(s.last_roll or last_seen or []))
+
+
+def _first_primary(choices: list[Choice]) -> list[Choice]:
+    """``choices`` with the first one the primary (the one the table is led to)."""
+    return [Choice(c.id, c.label, c.sub, "primary" if i == 0 else c.style) for i, c in enumerate(choices)]
 
 
 def _describe(action: dict, kind: str) -> str:
@@ -280,6 +315,7 @@ def over(s, evening: dict) -> View:
         choices.append(Choice("fix", _("Fix dice"), style="quiet"))
     if s is not None and find_table(s.kind).has_sheet:  # the whole sheet is too small here: its own screen
         choices.append(Choice("sheet", _("Score sheet"), style="quiet"))
+    choices.append(Choice("evening", _("End the evening"), style="quiet"))  # the last game of the night
     view = View("over", title=game_name(s.kind) if s else _("Dice Table"), prompt=prompt,
                 choices=choices, standings=rows, standings_title=title, columns=len(choices),
                 title_key=s.kind if s else "")

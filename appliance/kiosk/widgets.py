@@ -76,20 +76,28 @@ def ellipsize(line: str, font, width: int) -> str:
     return cut.rstrip() + "…"
 
 
+ORPHAN = 3  # characters: a last line this short ("3)", "54") takes the word before it along
+
+
 def wrap(content: str, font, width: int) -> list[str]:
     """``content`` broken into lines no wider than ``width`` px at word boundaries (a word wider than
-    the box stays on its own line)."""
+    the box stays on its own line). A short word is not left alone on a paragraph's last line
+    ("(out at / 3)"): the word before it goes down with it, when the line still fits."""
     out: list[str] = []
     for paragraph in content.split("\n"):
-        line = ""
+        lines, line = [], ""
         for word in paragraph.split(" "):
             trial = f"{line} {word}" if line else word
             if font.size(trial)[0] <= width or not line:
                 line = trial
             else:
-                out.append(line)
+                lines.append(line)
                 line = word
-        out.append(line)
+        if lines and len(line) <= ORPHAN and " " not in line and " " in lines[-1]:
+            head, moved = lines[-1].rsplit(" ", 1)
+            if font.size(f"{moved} {line}")[0] <= width:
+                lines[-1], line = head, f"{moved} {line}"
+        out += lines + [line]
     return out
 
 
@@ -175,8 +183,11 @@ def _label_over_sub(surface: pygame.Surface, t: th.Theme, inner: pygame.Rect, la
     n_label, n_sub = _label_and_sub_lines(t, inner, label, sub)
     sub_h = regular.get_height() + regular.get_linesize() * (n_sub - 1)
     big = t.font(size, True)
-    label_h = min(inner.height - sub_h, max(bold.get_height() + bold.get_linesize() * (n_label - 1),
-                                            big.get_height() + big.get_linesize() * (n_label - 1)))
+    least = bold.get_height() + bold.get_linesize() * (n_label - 1)
+    # The label grows into the room left, keeping some air over it (a label flush with the
+    # button's top edge looks cut off).
+    room = inner.height - sub_h
+    label_h = min(room, max(least, min(room - t.px(6), big.get_height() + big.get_linesize() * (n_label - 1))))
     top = max(inner.y, inner.centery - (label_h + sub_h) // 2)
     box = pygame.Rect(inner.x, top, inner.width, label_h)
     text(surface, t, label, box, size=size, colour=colour, bold=True, lines=n_label)

@@ -40,12 +40,18 @@ def test_the_headless_demo_plays_all_three_games_and_saves_every_screen(tmp_path
     assert len(rerolls) == 24 and max(rerolls) == 1
     lines = out.splitlines()
     assert not any(a.startswith("table: enters") and b.startswith("table: enters") for a, b in zip(lines, lines[1:]))
-    # Every roll the engine took came from the camera or from the kiosk's hand entry, as counted.
-    stats = re.search(r"(\d+) throws read by the camera: (\d+) right, (\d+) misread .*?(\d+) rolls entered by hand",
-                      out)
-    sources = dict((k, int(n)) for k, n in re.findall(r"(camera|hand) (\d+)", out.splitlines()[-3]))
-    assert stats and sources.get("hand", 0) == int(stats.group(4))
-    assert sources["camera"] >= int(stats.group(2)) > 30
+    # The closing counts add up: every roll the engine took is a throw the camera read (right,
+    # misread or unchecked; not an unreadable one), a roll read again after Fix dice, or a hand entry.
+    throws = re.search(r"(\d+) throws read by the camera: (\d+) right, (\d+) misread .*?(\d+) unreadable .*?"
+                       r"(\d+) not checkable", out)
+    rolls = re.search(r"rolls the engine took: (\d+) from the camera \((\d+) of the throws above, .*?(\d+) read "
+                      r"again after Fix dice\), (\d+) entered by hand", out)
+    assert throws and rolls, out.splitlines()[-5:]
+    total, right, misread, unreadable, unchecked = map(int, throws.groups())
+    camera, taken, again, hand = map(int, rolls.groups())
+    assert total == right + misread + unreadable + unchecked and right > 30
+    assert camera == taken + again and taken == right + misread + unchecked and again == 1
+    assert hand == out.count("table: enters the dice by hand")
     names = pngs_are_screens(tmp_path)
     for screen in ("setup", "names", "play-maexle-announce", "play-maexle-decide", "play-maexle-lift",
                    "play-biscuit-pick", "play-biscuit-thumbs", "play-yacht-declare", "play-yacht-reroll", "correct",
@@ -97,7 +103,7 @@ def test_the_transcript_in_russian_says_the_house_rules_and_the_roll_sources_in_
     assert main(["demo", "--headless", "--lang", "ru", "--games", "maexle", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "(домашние правила limit = 3)" in out and "{'" not in out
-    assert re.search(r"по источнику: камера \d+", out)
+    assert re.search(r"броски, принятые движком: \d+ от камеры", out) and "camera" not in out.splitlines()[-3]
 
 
 def test_the_demo_plays_a_photo_folder_without_a_manifest(tmp_path, capsys, photos_dir):

@@ -1,5 +1,5 @@
 """The evening's summary: running drink and penalty totals game by game, the Yacht scores and the
-best throw (the least likely faces), from the game logs the store keeps."""
+rarest throw (the least likely faces), from the game logs the store keeps."""
 
 from __future__ import annotations
 
@@ -37,15 +37,15 @@ def test_drinks_and_penalty_points_are_running_totals_from_0_then_after_each_gam
     assert s.penalties == {"Ann": (0, 0, 1), "Bo": (0, 0, 0), "Cy": (0, 0, 2)}
 
 
-def test_the_best_throw_is_the_least_likely_faces_and_an_undone_throw_does_not_count():
+def test_the_rarest_throw_is_the_least_likely_faces_and_an_undone_throw_does_not_count():
     game = played(BISCUIT, [{"roll": [2, 4]}, {"roll": [6, 6]}, {"undo": True}, {"roll": [3, 3]}])
     s = summarize([game])
-    assert s.best == Throw("Bo", (3, 3), 1, "biscuit") and s.best.odds == 36
+    assert s.rarest == Throw("Bo", (3, 3), 1, "biscuit") and s.rarest.odds == 36
 
 
 def test_a_maexle_reveal_is_the_throw_of_the_holder_who_shook_it():
     game = played(MAEXLE, [{"announce": 54}, {"reveal": True}, {"roll": [1, 2]}])
-    assert summarize([game]).best == Throw("Ann", (1, 2), 1, "maexle")
+    assert summarize([game]).rarest == Throw("Ann", (1, 2), 1, "maexle")
 
 
 def test_odds_are_one_in_the_chance_of_those_faces():
@@ -60,12 +60,12 @@ def test_yacht_scores_are_each_players_points_in_effect():
                           {"roll": [6, 6, 6, 6, 6]}, {"declare": "yacht"}, {"stop": True}])
     s = summarize([game])
     assert s.yacht == ((1, {"Ann": 50, "Bo": 0}),)
-    assert s.best.dice == (6, 6, 6, 6, 6) and s.best.player == "Ann"
+    assert s.rarest.dice == (6, 6, 6, 6, 6) and s.rarest.player == "Ann"
 
 
 def test_no_game_ended_is_an_empty_summary():
     s = summarize([])
-    assert s.empty and s.best is None and s.yacht == ()
+    assert s.empty and s.rarest is None and s.yacht == ()
 
 
 def test_the_store_gives_the_current_evenings_ended_games_only(tmp_path):
@@ -79,4 +79,4 @@ def test_the_store_gives_the_current_evenings_ended_games_only(tmp_path):
         store.end_game(gid, {"Ann": {"drinks": 1, "penalties": 0}})
         s = from_store(store)
     assert s.games == ("biscuit",) and s.drinks["Ann"] == (0, 1)
-    assert s.best == Throw("Ann", (5, 5), 1, "biscuit")
+    assert s.rarest == Throw("Ann", (5, 5), 1, "biscuit")

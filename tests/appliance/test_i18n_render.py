@@ -11,6 +11,7 @@ what was drawn where. Long player names (14 characters, the kiosk's limit) make 
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 
 import pygame
 import pygame.freetype
@@ -153,6 +154,10 @@ def tour_biscuit(app: App, show) -> None:
     s = app.session
     show()
     app.on_reading(reading((2, 4))); show()        # 6: no Biscuit yet
+    app.choose("fix"); show(); app.choose("back")  # a misread roll and a roll due: five choices, by hand first
+    app.camera = SimpleNamespace(gives_no_picture=False)    # with a camera that gives pictures: reading again first
+    app.choose("fix"); show(); app.choose("back")
+    app.camera = None
     app.on_reading(reading((3, 4))); show()        # 7: a Biscuit
     app.on_reading(reading((2, 2))); show()        # pick 2 players
     pick = list(s.need.options)
@@ -230,6 +235,7 @@ def tour_yacht(app: App, show) -> None:
 def tour_setup(app: App, show) -> None:
     show()
     app.choose("add"); show()                          # the name screen, Latin keys
+    app.choose("shift"); show()                        # ⇧ down: small letters
     app.choose("layout"); show()                       # Cyrillic keys
     app.choose("back"); show()
 
@@ -382,11 +388,18 @@ def messages(state_dir) -> list[str]:
 
 
 def tour_messages(app: App, show, state_dir) -> None:
-    """Each message line over the game screen, where it covers the most."""
+    """Each message line over the game screen and the setup screen: where it lies beside the most
+    buttons at the top's right (Yacht's three; End the evening and Set up the table)."""
+    texts = messages(state_dir)
     app.setup.seats = list(PLAYERS)
     app.setup.game_kind = "yacht"
     assert app.start_game()
-    for text in messages(state_dir):
+    for text in texts:
+        app.say(text)
+        show()
+    app.new_game()
+    assert "evening" in [c.id for c in app.view().choices]
+    for text in texts:
         app.say(text)
         show()
     app.message = ""

@@ -20,7 +20,7 @@ class CorrectScreen(Dialog):
                 "rehand": self.on_rehand, "undo": lambda _arg: app.undo()}
 
     def view(self):
-        return view.correct(self.app.session, self.app.last_seen)
+        return view.correct(self.app.session, self.app.last_seen, self.app.camera_reads())
 
     def on_reread(self, _arg: str) -> None:
         """Read again: the camera reads the dice lying now and reports them even if it saw them

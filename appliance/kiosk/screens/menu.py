@@ -66,7 +66,8 @@ class SummaryScreen(Dialog):
 
 
 class OverScreen(Screen):
-    """The winner and the evening's counts: play again, a new game, or fix a misread last roll."""
+    """The winner and the evening's counts: play again, a new game, fix a misread last roll, or end
+    the evening (its chart)."""
 
     name = "over"
 
@@ -74,7 +75,8 @@ class OverScreen(Screen):
     def handlers(self):
         app = self.app
         return {"again": lambda _arg: app.start_game(), "new": lambda _arg: app.new_game(),
-                "fix": lambda _arg: app.open_correction(), "sheet": lambda _arg: setattr(app, "screen", "sheet")}
+                "fix": lambda _arg: app.open_correction(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
+                "evening": lambda _arg: app.end_evening()}
 
     def view(self):
         return view.over(self.app.session, self.app.evening())

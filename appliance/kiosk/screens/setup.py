@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from appliance import i18n
 from appliance.i18n import _
-from appliance.kiosk import view
+from appliance.kiosk import seat_names, view
 from appliance.kiosk.screens import Screen
 from appliance.table import find_table, kinds
 
@@ -28,10 +28,10 @@ class SetupScreen(Screen):
         return {"game": self.on_game, "start": lambda _arg: self.app.start_game(), "seat": self.on_seat,
                 "add": self.on_add, "up": self.on_up, "del": self.on_del, "lang": lambda _arg: self.app.next_language(),
                 "page": lambda _arg: setattr(self, "page", self.page + 1),
-                "guided": lambda _arg: self.app.open_guided()}
+                "guided": lambda _arg: self.app.open_guided(), "evening": lambda _arg: self.app.end_evening()}
 
     def view(self):
-        return view.setup(self.game_kind, self.seats, self.page)
+        return view.setup(self.game_kind, self.seats, self.page, self.app.evening_played())
 
     def show_seat(self, i: int) -> None:
         """Turn to the page with seat ``i`` on it (a seat just added)."""
@@ -73,7 +73,8 @@ class SetupScreen(Screen):
 
 class NamesScreen(Screen):
     """Type a seat's name. editing: the seat (None: a new seat); typed: the name so far; layout:
-    the on-screen keyboard, "latin" | "cyrillic"."""
+    the on-screen keyboard, "latin" | "cyrillic"; shift: the ⇧ key is down for the next letter
+    (``view.capital_next``)."""
 
     name = "names"
 
@@ -82,28 +83,37 @@ class NamesScreen(Screen):
         self.editing: int | None = None
         self.typed = ""
         self.layout = "latin"
+        self.shift = False
 
     def edit(self, seat: int | None, name: str) -> None:
-        """Open the name entry for ``seat`` (None: a new one), starting from ``name``."""
-        self.editing, self.typed = seat, name
+        """Open the name entry for ``seat`` (None: a new one), starting from ``name``; a default name
+        ("Player 1") is no one's: the field starts empty, a capital offered."""
+        if seat_names.default_number(name) is not None:
+            name = ""
+        self.editing, self.typed, self.shift = seat, name, False
         self.layout = _keyboard_for(name)
         self.app.screen = self.name
 
     @property
     def handlers(self):
         return {"key": self.type, "space": lambda _arg: self.type(" "), "erase": lambda _arg: self.erase(),
-                "layout": self.on_layout, "named": self.on_named}
+                "layout": self.on_layout, "named": self.on_named, "shift": self.on_shift}
 
     def view(self):
-        return view.names_view(self.editing, self.typed, self.layout)
+        return view.names_view(self.editing, self.typed, self.layout, self.shift)
+
+    def on_shift(self, _arg: str) -> None:
+        """⇧: the next letter the other way round (small where a capital would come, and back)."""
+        self.shift = not self.shift
 
     def back(self) -> None:
         self.app.screen = "setup"
 
     def type(self, ch: str) -> None:
-        """Type ``ch`` (a name has at most MAX_NAME characters)."""
+        """Type ``ch`` (a name has at most MAX_NAME characters); ⇧ is let go."""
         if len(self.typed) + len(ch) <= MAX_NAME:
             self.typed += ch
+        self.shift = False
 
     def erase(self) -> None:
         """Take back the last character."""
@@ -120,8 +130,8 @@ class NamesScreen(Screen):
         if not name:
             self.app.say(_("Type a name first"))
             return
-        others = [s for i, s in enumerate(seats) if i != self.editing]
-        if name in others:
+        others = [seat_names.shown_name(s) for i, s in enumerate(seats) if i != self.editing]
+        if seat_names.shown_name(name) in others:
             self.app.say(_("{name} is already seated").format(name=name))
             return
         if self.editing is None:

@@ -28,7 +28,7 @@ def test_the_summary_prints_each_players_evening_in_words_and_draws_the_chart(tm
     assert main(["summary", "--state", str(tmp_path), "--png", str(png), "--size", "800x480"]) == 0
     out = capsys.readouterr().out
     assert "1 game this evening" in out and "Ann: 2 drinks" in out and "Bo: 1 drink\n" in out
-    assert "Best throw: Ann, Biscuit (1 in 36): 6 6" in out  # a 7 makes Ann the Biscuit, who throws on
+    assert "Rarest throw: Ann in game 1 (Biscuit), 1 in 36: 6 6" in out  # a 7 makes Ann the Biscuit, who throws on
     assert pygame.image.load(str(png)).get_size() == (800, 480)
 
 

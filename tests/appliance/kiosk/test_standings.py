@@ -164,3 +164,38 @@ def test_the_score_sheet_screen_pages_categories_and_players_so_its_text_stays_a
     assert drawn and all(h >= least for _c, h in drawn), [d for d in drawn if d[1] < least]
     app.choose("back")
     assert app.screen == "play"
+
+
+SIX = ["Maximilian-Al", "Anastasija Jē", "Ёлкина-Палкин", "WWWWWWWWWWWWWW", "Bo", "Zoë"]
+
+
+@pytest.mark.parametrize("size", [SMALL, (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_winner_screen_shows_the_evening_of_six_players_in_full(lang, size, text_sizes):
+    """Six players with drinks and penalty points ("9 drinks, 2 penalty points"): each one's name
+    and totals on the winner screen, at 20 px or more, no "and N more"."""
+    app = App(players=list(SIX))
+    app.setup.game_kind, app.setup.seats = "biscuit", list(SIX)
+    assert app.start_game()
+    for roll in ((3, 4), (1, 1), (1, 1), (4, 5), (5, 6)):
+        app.on_reading(reading(*roll))
+    app.end_game()
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    while not app.session.over:
+        need = app.session.need
+        if need.kind == "announce":
+            app.choose("announce:31")
+        elif need.kind == "decide":
+            app.choose("self_reveal" if "self_reveal" in need.actions else "reveal")
+        else:
+            app.on_reading(reading(3, 1))
+    assert app.screen == "over"
+    view = app.view()
+    assert len(view.standings) == 6 and any(", " in r.value for r in view.standings)
+    text_sizes.clear()
+    shown(app, size)
+    drawn = {c for c, _h, _cut in text_sizes.drawn}
+    assert set(SIX) <= drawn and {r.value for r in view.standings} <= drawn
+    more = i18n.ngettext("and {count} more player", "and {count} more players", 2).split("{count}")[0]
+    assert not any(c.startswith(more) for c in drawn)
+    assert not text_sizes.small(size), "\n".join(text_sizes.small(size))

@@ -1,5 +1,6 @@
-"""The menu's "End the evening": the game ends, the evening's chart shows (readable from 2 metres in
-every language, with 3 players or 20), and "New evening" starts the counts again."""
+""""End the evening" (the menu, the winner screen, the setup screen once a game has ended): the
+game ends, the evening's chart shows (readable from 2 metres in every language, with 3 players or
+20), and "New evening" starts the counts again."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_end_the_evening_ends_the_game_and_charts_the_evening():
     app.choose("evening")
     assert app.screen == "summary" and app.session.ended
     s = app.view().summary
-    assert s.games == ("biscuit",) and sum(v[-1] for v in s.drinks.values()) > 0 and s.best is not None
+    assert s.games == ("biscuit",) and sum(v[-1] for v in s.drinks.values()) > 0 and s.rarest is not None
 
 
 def test_a_new_evening_starts_the_counts_again_in_the_store_too(tmp_path):
@@ -49,6 +50,45 @@ def test_a_new_evening_starts_the_counts_again_in_the_store_too(tmp_path):
         assert app.screen == "setup" and app.session is None
         assert store.ended_games() == [] and app.evening() == {}
         assert app.summary().empty
+
+
+def test_the_winner_screen_ends_the_evening_after_the_last_game(tmp_path):
+    with Store.open(tmp_path) as store:
+        app = App(players=list(LONG), store=store)
+        play_biscuit(app, LONG)
+        app.choose("end")
+        assert app.screen == "over" and "evening" in [c.id for c in app.view().choices]
+        app.choose("evening")
+        assert app.screen == "summary" and app.view().summary.games == ("biscuit",)
+        app.choose("back")
+        assert app.screen == "over"
+
+
+def test_the_setup_screen_ends_the_evening_once_a_game_has_ended(tmp_path):
+    pygame.init()
+    with Store.open(tmp_path) as store:
+        app = App(players=list(LONG), store=store)
+        assert "evening" not in [c.id for c in app.view().choices]  # nothing to chart yet
+        play_biscuit(app, LONG)
+        app.choose("end")
+        app.choose("new")
+        assert app.screen == "setup" and "evening" in [c.id for c in app.view().choices]
+        draw(pygame.Surface(SMALL), app.view(), th.Theme(*SMALL))
+        app.choose("evening")
+        assert app.screen == "summary" and app.view().summary.games == ("biscuit",)
+        app.choose("new_evening")
+        assert app.screen == "setup" and "evening" not in [c.id for c in app.view().choices]
+
+
+def test_the_setup_screen_ends_the_evening_without_a_store_too():
+    app = App(players=list(LONG))
+    play_biscuit(app, LONG)
+    app.choose("end")
+    app.choose("new")
+    app.choose("evening")
+    assert app.screen == "summary" and not app.view().summary.empty
+    app.choose("back")
+    assert app.screen == "setup"
 
 
 def test_back_from_the_summary_is_the_game_over_screen():
@@ -83,3 +123,83 @@ def test_an_evening_without_a_game_says_so():
     app = App(players=list(LONG))
     app.screen = "summary"
     assert app.view().summary.empty
+
+
+SIX = ["Maximilian-Al", "Anastasija Jē", "Ёлкина-Палкин", "WWWWWWWWWWWWWW", "Bo", "Zoë"]
+
+
+def six_player_evening() -> App:
+    """Biscuit, then Mäxle, with six players: drinks and penalty points, several of them equal."""
+    app = App(players=list(SIX))
+    play_biscuit(app, SIX)
+    app.choose("end")
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:31")
+    app.choose("reveal")
+    app.on_reading(reading(3, 1))
+    app.choose("menu")
+    app.choose("evening")
+    return app
+
+
+@pytest.mark.parametrize("size", [SMALL, (1280, 800), LARGE], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_chart_lists_every_one_of_six_players_with_their_totals(lang, size, text_sizes):
+    """The legend uses the room: six players, each with their totals in words, at 20 px or more, no
+    "and N more" (at 800x480, 1280x800 and 1920x1080, in every language)."""
+    from appliance.kiosk.words import totals
+
+    i18n.set_language(lang)
+    try:
+        app = six_player_evening()
+        s = app.view().summary
+        draw(pygame.Surface(size), app.view(), th.Theme(*size))
+        drawn = {c for c, _h, _cut in text_sizes.drawn}
+        said = {totals(s.drinks[p][-1], s.penalties[p][-1]) for p in SIX}
+        assert set(SIX) <= drawn and said <= drawn, sorted(set(SIX) | said - drawn)
+        more = i18n.ngettext("and {count} more player", "and {count} more players", 2).split("{count}")[0]
+        assert not any(c.startswith(more) for c in drawn)
+        assert not text_sizes.small(size), "\n".join(text_sizes.small(size))
+    finally:
+        i18n.set_language("en")
+
+
+def test_players_with_equal_totals_draw_lines_apart_each_with_its_own_colour_and_marker():
+    from appliance.kiosk.chart import spread
+    from appliance.kiosk.legend import styles
+
+    series = {"Ann": (0, 2, 2, 5), "Bo": (0, 2, 2, 5), "Cy": (0, 2, 3, 3), "Dora": (0, 1, 3, 5)}
+    apart = spread(series, 4)
+    assert all(apart[p][0] == 0 for p in series)  # everyone starts at 0, together
+    for i in range(1, 4):
+        for value in {v[i] for v in series.values()}:
+            same = [apart[p][i] for p in series if series[p][i] == value]
+            assert len(set(same)) == len(same), (i, value, same)  # equal totals: drawn apart
+            assert all(abs(a - b) >= 4 for a in same for b in same if a != b)
+    assert apart["Dora"][1] == 0  # a total nobody else has stays where it is
+    many = styles([f"P{n}" for n in range(32)])
+    assert len(set(many.values())) == 32
+
+
+def test_the_rarest_throw_names_its_game_as_a_game_and_its_odds(tmp_path):
+    """Not "Best throw: Ann, Mäxle (1 in 18)" (which reads as a thrown Mäxle), but the game's
+    number and name as the game."""
+    from appliance.kiosk.chart import rarest_text, summary_lines
+
+    app = App(players=list(LONG))
+    app.setup.game_kind, app.setup.seats = "maexle", list(LONG)
+    assert app.start_game()
+    app.choose("announce:31")
+    app.choose("reveal")
+    app.on_reading(reading(3, 2))
+    app.end_evening()
+    s = app.view().summary
+    assert rarest_text(s.rarest) == f"Rarest throw: {LONG[0]} in game 1 (Mäxle), 1 in 18"
+    assert f"Rarest throw: {LONG[0]} in game 1 (Mäxle), 1 in 18: 3 2" in summary_lines(s)
+    for lang, words in (("de", "in Spiel 1 (Mäxle)"), ("lv", "1. spēlē (Mäxle)"), ("ru", "в игре 1 (Mäxle)")):
+        i18n.set_language(lang)
+        try:
+            assert words in rarest_text(s.rarest)
+        finally:
+            i18n.set_language("en")
