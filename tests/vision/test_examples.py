@@ -13,7 +13,6 @@ from vision.faces import CLASSES, CROP
 from vision.reader import _models, read_dice
 from vision.synth import render_still
 
-E = 96
 
 
 def test_the_values_of_a_throw_go_to_its_dice_whatever_order_they_are_given_in():
@@ -50,6 +49,7 @@ def test_the_reader_reads_with_a_tables_adaptation_only_when_given_one():
     frame, truth = render_still((1, 4), seed=7)
     plain = read_dice(frame, expected=2)
     assert plain.ok and plain.values == (1, 4)
-    threes = Adaptation(np.zeros(E), np.ones(E), np.zeros((E, 6)), np.array([0, 0, 40.0, 0, 0, 0]), np.zeros(E), 0.0)
+    e = _models().faces.outputs(np.zeros((1, CROP, CROP, 3), np.uint8))[1].shape[1]  # the embedding's size
+    threes = Adaptation(np.zeros(e), np.ones(e), np.zeros((e, 6)), np.array([0, 0, 40.0, 0, 0, 0]), np.zeros(e), 0.0)
     assert read_dice(frame, expected=2, adaptation=threes).values == (3, 3)
     assert read_dice(frame, expected=2) == plain
