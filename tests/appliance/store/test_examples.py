@@ -4,7 +4,6 @@ request, added to a store of the previous version in place, and never half-writt
 from __future__ import annotations
 
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -13,7 +12,7 @@ import numpy as np
 import pytest
 
 import appliance.store as store_module
-from appliance.store import FILENAME, SCHEMA_VERSION, Store
+from appliance.store import Store
 
 
 def throw(n: int, value: int = 3, seed: int = 0):
@@ -61,17 +60,12 @@ def test_a_bad_throw_is_refused_and_nothing_of_the_batch_is_kept(tmp_path, bad):
         assert s.count_examples() == (0, 0, 0)
 
 
-def test_a_store_of_the_previous_version_gets_the_taught_dice_in_place(tmp_path):
+def test_a_store_of_the_previous_version_gets_the_taught_dice_in_place(tmp_path, upgraded):
     with Store.open(tmp_path) as s:
         game = s.start_game({"game": "maexle", "players": ["Ann", "Bo"]})
         s.record(game, {"announce": 31}, [])
         s.save_settings({"language": "de"})
-    db = sqlite3.connect(tmp_path / FILENAME)
-    db.executescript("DROP TABLE examples; DROP TABLE images; PRAGMA user_version = 2;")  # as version 2 wrote it
-    db.close()
-    with Store.open(tmp_path) as s:
-        assert s.notice is None and s.moved_to is None
-        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    with upgraded(tmp_path, 2, ("examples", "images")) as s:
         assert s.setting("language") == "de" and len(s.unfinished().actions) == 1
         s.add_throws([throw(2)], "teach")
     with Store.open(tmp_path) as s:

@@ -4,12 +4,11 @@ of the previous version in place."""
 
 from __future__ import annotations
 
-import sqlite3
 
 import numpy as np
 import pytest
 
-from appliance.store import FILENAME, SCHEMA_VERSION, Store
+from appliance.store import Store
 
 
 def frame(seed: int = 0, shape=(48, 64, 3)) -> np.ndarray:
@@ -52,17 +51,12 @@ def test_settings_that_are_not_text_refuse_the_picture_too(tmp_path):
         assert s.image("reference") is None
 
 
-def test_a_store_of_the_previous_version_gets_the_pictures_in_place(tmp_path):
+def test_a_store_of_the_previous_version_gets_the_pictures_in_place(tmp_path, upgraded):
     with Store.open(tmp_path) as s:
         game = s.start_game({"game": "maexle", "players": ["Ann", "Bo"]})
         s.record(game, {"announce": 31}, [])
         s.add_throws([(frame(3, (2, 32, 32, 3)), [4, 5])], "teach")
-    db = sqlite3.connect(tmp_path / FILENAME)
-    db.executescript("DROP TABLE images; PRAGMA user_version = 3;")  # as version 3 wrote it
-    db.close()
-    with Store.open(tmp_path) as s:
-        assert s.notice is None and s.moved_to is None
-        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    with upgraded(tmp_path, 3, ("images",)) as s:
         assert len(s.unfinished().actions) == 1 and s.count_examples() == (1, 2, 1)
         s.save_image("reference", frame(4))
     with Store.open(tmp_path) as s:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.store import FILENAME, SCHEMA_VERSION, Store, StoreError
+from appliance.store import FILENAME, Store, StoreError
 
 SETUP = {"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"limit": 6}}
 
@@ -157,15 +157,10 @@ def test_a_setting_that_is_not_text_is_refused_and_nothing_is_saved(store):
     assert store.setting("language") is None
 
 
-def test_a_store_of_the_first_version_is_upgraded_in_place_with_its_games_kept(tmp_path):
+def test_a_store_of_the_first_version_is_upgraded_in_place_with_its_games_kept(tmp_path, upgraded):
     make_good_store(tmp_path)
-    db = sqlite3.connect(tmp_path / FILENAME)
-    db.executescript("DROP TABLE settings; DROP TABLE examples; DROP TABLE images; PRAGMA user_version = 1;")  # v1
-    db.close()
-    with Store.open(tmp_path) as s:
-        assert s.notice is None and s.moved_to is None
+    with upgraded(tmp_path, 1, ("settings", "examples", "images")) as s:
         assert len(s.unfinished().actions) == 200
-        assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         s.save_settings({"language": "ru"})
     with Store.open(tmp_path) as s:
         assert s.notice is None and s.setting("language") == "ru" and len(s.unfinished().actions) == 200
