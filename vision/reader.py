@@ -217,7 +217,7 @@ def _read(bgr, expected, ref, p: ReaderParams, models: Models, debug: bool) -> D
 
 
 def decide(reads: list[Weighed], expected: int | None, gate: Gate) -> DiceReading:
-    """The reading from the weighed candidates (``candidates``), with the gate's thresholds: the
+    """The reading from the weighed candidates, one per die (``gather``), with the gate's thresholds: the
     dice, unless one is cocked or unclear, something may be a die, or the count is not
     ``expected``."""
     dice = [r for r in reads if r.die >= gate.die_at]
