@@ -1,8 +1,8 @@
 """A table's own dice: a small per-table head on the face reader's embedding, fitted in numpy.
 
-The shipped face reader (``vision.faces``) gives, for each crop, eight logits and a 96-number
-embedding. From one table's labelled crops (``Examples``: values 1-6, and optionally 0 for "not a
-die") two small residual heads are fitted on the standardised embedding:
+The shipped face reader (``vision.faces``) gives, for each crop, eight logits and an embedding
+(128 numbers from the shipped model). From one table's labelled crops (``Examples``: values 1-6, and
+optionally 0 for "not a die") two small residual heads are fitted on the standardised embedding:
 
 - the value head adds ``x @ W + b`` to the shipped logits of the values 1-6 (which face it shows);
 - the face head, only when both dice and "not a die" crops were taught, adds ``x @ w + c`` to the

@@ -16,6 +16,7 @@ not matter; with a floor on the spread, so that a flat patch of tray is not blow
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import cv2
@@ -88,6 +89,11 @@ class FaceReader:
     def __init__(self, path: Path = MODEL, runtime: str | None = None):
         self.net = Network(path, runtime)
         self._names = ["logits", "embedding"] if {"logits", "embedding"} <= set(self.net.outputs) else None
+
+    @functools.cached_property
+    def embedding_size(self) -> int:
+        """E, the length of the embedding ``outputs`` gives a crop (0 for a model without one)."""
+        return self.outputs(np.zeros((1, CROP, CROP, 3), np.uint8))[1].shape[1]
 
     def logits(self, crops: np.ndarray) -> np.ndarray:
         """(N, CLASSES) float32 logits for (N, CROP, CROP, 3) uint8 BGR crops (N >= 1)."""

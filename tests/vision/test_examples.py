@@ -49,7 +49,7 @@ def test_the_reader_reads_with_a_tables_adaptation_only_when_given_one():
     frame, truth = render_still((1, 4), seed=7)
     plain = read_dice(frame, expected=2)
     assert plain.ok and plain.values == (1, 4)
-    e = _models().faces.outputs(np.zeros((1, CROP, CROP, 3), np.uint8))[1].shape[1]  # the embedding's size
+    e = _models().faces.embedding_size
     threes = Adaptation(np.zeros(e), np.ones(e), np.zeros((e, 6)), np.array([0, 0, 40.0, 0, 0, 0]), np.zeros(e), 0.0)
     assert read_dice(frame, expected=2, adaptation=threes).values == (3, 3)
     assert read_dice(frame, expected=2) == plain

@@ -13,6 +13,7 @@ import pytest
 from appliance.cli import main
 from appliance.store import Store
 from vision.adapt import Adaptation
+from vision.faces import FaceReader
 from vision.synth import TableLook, render_still
 
 THROWS = [(3, 4, 5), (6, 1, 1), (5, 6, 2), (2, 6, 3), (2, 5, 2), (3, 4, 4)]
@@ -93,7 +94,7 @@ def force_threes(state):
     model reads these synthetic throws right already, so a fitted head would not be used)."""
     with Store.open(state) as s:
         saved = json.loads(s.setting("adaptation"))
-        e = 96
+        e = FaceReader().embedding_size
         threes = Adaptation(np.zeros(e), np.ones(e), np.zeros((e, 6)), np.array([0, 0, 60.0, 0, 0, 0]),
                             np.zeros(e), 0.0, saved["face_model"])
         s.save_settings({"adaptation": json.dumps({**saved, "heads": threes.to_json()})})
