@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vision.reading import DiceReading, Die, unreadable, wrong_count
+from vision.reader import read_dice
 from vision.synth import SyntheticTable, TableLook, render_empty, render_still
 from vision.tray import find_tray, inside, off_tray
 
@@ -51,6 +52,28 @@ def overlap(a, b) -> float:
     ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
     iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
     return ix * iy / (a[2] * a[3] + b[2] * b[3] - ix * iy)
+
+
+def _thrown(seed: int, **mishap):
+    """The shipped reader's reading, as the table takes it, of a still 2-dice throw with ``mishap``
+    on a synthetic table of a random look with room beside its tray (benchmarks/mishaps.py counts more)."""
+    table = SyntheticTable(2, seed=seed, look=TableLook.random(seed, tray_frac=(0.7, 0.78)))
+    table.throw(n=2, **mishap)
+    frame = list(table.frames(table.still_at - table.t + 0.2))[-1].image
+    return off_tray(read_dice(frame, expected=2), table.tray_area)
+
+
+def test_the_reader_tells_a_die_thrown_off_the_tray_and_asks_for_a_rethrow():
+    readings = [_thrown(seed, off_tray=seed % 2) for seed in range(0, 8, 2)]
+    assert [r.kind for r in readings] == ["off_tray"] * 4
+
+
+def test_the_reader_takes_a_cocked_die_for_a_roll_at_most_once_in_eight_throws():
+    # Measured with the shipped models: told "cocked" in 29 of 40 throws, another re-throw in 7, read
+    # as a roll in 4 (benchmarks/mishaps.py); here none of these eight.
+    readings = [_thrown(seed, cocked=seed % 2) for seed in range(0, 16, 2)]
+    assert sum(r.ok for r in readings) <= 1
+    assert sum(r.kind == "cocked" for r in readings) >= 5
 
 
 def test_the_tray_of_an_empty_synthetic_table_is_found_whatever_its_look():
