@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/mishaps.py [--throws 40] [--first 0]
 
 For each of ``--throws`` seeds, a ``vision.synth.SyntheticTable`` (a random ``TableLook`` per seed with
-the tray filling 70-78% of the view, 2 or 5 dice) throws three times: every die flat on the tray, one die leaning on the tray's wall
-(cocked), and one die landed on the table beside the tray (off the tray). The still frame of each
+the tray filling 70-78% of the view, 2 or 5 dice) throws three times: every die flat on the tray, one
+die leaning on the tray's wall (cocked), and one die landed on the table beside the tray (off the tray). The still frame of each
 throw is read as the appliance reads it (``vision.reader.read_dice`` with the expected count, then
 ``vision.tray.off_tray`` with the table's tray area) and counted by what the table would do:
 
@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             counts[name][result] += 1
             if name != "flat" and result == "re-throw":
                 kinds[f"{name} read as {reading.kind}"] += 1
-    print(f"mishaps on the synthetic table: {args.throws} seeds from {args.first}, 2 or 5 dice, a random look each, the tray 70-78% of the view")
+    print(f"mishaps on the synthetic table: {args.throws} seeds from {args.first}, 2 or 5 dice, "
+          "a random look each, the tray 70-78% of the view")
     for name, c in counts.items():
         print(f"  {name:9s} " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
     for k, v in sorted(kinds.items()):
