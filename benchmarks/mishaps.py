@@ -4,9 +4,10 @@
 
 For each of ``--throws`` seeds, a ``vision.synth.SyntheticTable`` (a random ``TableLook`` per seed with
 the tray filling 70-78% of the view, 2 or 5 dice) throws three times: every die flat on the tray, one
-die leaning on the tray's wall (cocked), and one die landed on the table beside the tray (off the tray). The still frame of each
-throw is read as the appliance reads it (``vision.reader.read_dice`` with the expected count, then
-``vision.tray.off_tray`` with the table's tray area) and counted by what the table would do:
+die leaning on the tray's wall (cocked), and one die landed on the table beside the tray (off the
+tray). The still frame of each throw is read as the appliance reads it (``vision.reader.read_dice``
+with the expected count, then ``vision.tray.off_tray`` with the table's tray area) and counted by what
+the table would do:
 
 - flat: read right / unreadable (a re-throw) / read wrong;
 - cocked and off the tray: told as such (reading kind "cocked" / "off_tray") / unreadable of another
