@@ -21,6 +21,7 @@ SMALLEST = {
     "watch_speed.py": ["--frames", "30", "--baseline-frames", "5"],
     "reader_speed.py": ["--rounds", "1", "--frames", "2", "--memory", "3"],
     "synth_scenes.py": ["--seeds", "3", "--tiles", "2", "--sheet", "sheet.png"],
+    "mishaps.py": ["--throws", "1"],
     "teach.py": ["--source", "rune55-graytray", "--teach", "4", "--val", "1", "--speed-throws", "4"],
 }
 # Scripts that measure on the labelled photos beside the repository: skipped without them.

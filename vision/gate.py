@@ -7,8 +7,8 @@ a die, and so is a strong peak on a face it finds plain enough. Its three number
 the models are trained, on the finder's finds in photos neither model trained on (the calibration
 part, ``vision.train``), and shipped beside the models as ``vision/models/gate.json``.
 
-The same file holds the three thresholds the reader decides with, chosen for these models on the
-same calibration photos (``vision.train.thresholds``): a die, a doubt, a sure value.
+The same file holds the four thresholds the reader decides with, chosen for these models on the
+same calibration photos (``vision.train.thresholds``): a die, a doubt, a sure value, a cocked die.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class Gate:
     die_at: float = 0.5  # a die: P(die) at least this
     doubt_at: float = 0.3  # a doubt: at least this, not a die (the reading is then unreadable)
     sure_at: float = 0.9  # a sure value: its probability, given a readable face, at least this
+    cocked_at: float = 0.5  # a cocked die: its probability of leaning, given a die, at least this
 
     def die(self, score: float, face: float) -> float:
         """0-1: the probability that a candidate with this finder ``score`` and face reader
@@ -48,7 +49,7 @@ class Gate:
     @classmethod
     def load(cls, path: Path = GATE) -> Gate:
         """The gate from its JSON file ({"score_weight", "face_weight", "bias"}, and optionally
-        "die_at", "doubt_at", "sure_at"). Raises OSError when it cannot be read and ValueError when
+        "die_at", "doubt_at", "sure_at", "cocked_at"). Raises OSError when it cannot be read and ValueError when
         it is not such an object."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -58,9 +59,10 @@ class Gate:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"{path}: not a gate ({exc})") from None
 
-    def with_thresholds(self, die_at: float, doubt_at: float, sure_at: float) -> Gate:
-        """This gate deciding with other thresholds."""
-        return replace(self, die_at=die_at, doubt_at=doubt_at, sure_at=sure_at)
+    def with_thresholds(self, die_at: float, doubt_at: float, sure_at: float, cocked_at: float | None = None) -> Gate:
+        """This gate deciding with other thresholds (``cocked_at`` None: this gate's)."""
+        return replace(self, die_at=die_at, doubt_at=doubt_at, sure_at=sure_at,
+                       cocked_at=self.cocked_at if cocked_at is None else cocked_at)
 
     def save(self, path: Path) -> None:
         """Writes the gate as JSON."""

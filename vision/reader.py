@@ -223,7 +223,7 @@ def decide(reads: list[Weighed], expected: int | None, gate: Gate) -> DiceReadin
     dice = [r for r in reads if r.die >= gate.die_at]
     doubts = [r for r in reads if gate.doubt_at <= r.die < gate.die_at]
     found = tuple(sorted((r.as_die() for r in dice), key=lambda d: (d.center[1], d.center[0])))
-    cocked = [r for r in dice if r.cocked > 0.5]
+    cocked = [r for r in dice if r.cocked >= gate.cocked_at]
     unsure = [r for r in dice if r.confidence < gate.sure_at]
     if not dice and not doubts:
         out = no_dice()

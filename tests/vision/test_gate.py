@@ -17,7 +17,7 @@ def test_more_evidence_from_either_model_means_more_likely_a_die():
 
 
 def test_the_gate_and_its_thresholds_survive_a_save_and_load(tmp_path):
-    g = Gate(1.2, 0.8, -0.1).with_thresholds(die_at=0.6, doubt_at=0.4, sure_at=0.8)
+    g = Gate(1.2, 0.8, -0.1).with_thresholds(die_at=0.6, doubt_at=0.4, sure_at=0.8, cocked_at=0.2)
     g.save(tmp_path / "gate.json")
     assert Gate.load(tmp_path / "gate.json") == g
 

@@ -69,11 +69,11 @@ def test_the_reader_tells_a_die_thrown_off_the_tray_and_asks_for_a_rethrow():
 
 
 def test_the_reader_takes_a_cocked_die_for_a_roll_at_most_once_in_eight_throws():
-    # Measured with the shipped models: told "cocked" in 29 of 40 throws, another re-throw in 7, read
-    # as a roll in 4 (benchmarks/mishaps.py); here none of these eight.
+    # Measured with the shipped models (benchmarks/mishaps.py, 80 throws of 2 or 5 dice): told
+    # "cocked" in 75, another re-throw in 3, read as a roll in 2; here told in all eight.
     readings = [_thrown(seed, cocked=seed % 2) for seed in range(0, 16, 2)]
     assert sum(r.ok for r in readings) <= 1
-    assert sum(r.kind == "cocked" for r in readings) >= 5
+    assert sum(r.kind == "cocked" for r in readings) >= 6
 
 
 def test_the_tray_of_an_empty_synthetic_table_is_found_whatever_its_look():
