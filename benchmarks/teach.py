@@ -12,7 +12,8 @@ validation photos are read with the shipped models and with the adaptation (``vi
 the expected count given. Printed per source: the evaluation's table before and after, whether the
 adaptation is used and why, the fit's time (wall and CPU of one core) and the per-frame extra cost
 of reading with it (the heads alone, and the median CPU time of whole reads with and without).
-Then the fit's time from ``--speed-throws`` taught throws (the first source's training photos).
+Then the fit's time from ``--speed-throws`` taught throws (the first source's training photos), and
+what heads fitted on them cost a frame, whether or not the check would use them.
 
 ``--wrong-labels F`` corrupts that share of the taught throws on purpose (each of their dice one
 value off): the held-aside check must catch it, or it must cost at most a point.
@@ -42,7 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from pinning import one_core  # noqa: E402
 
 from vision import evaluate  # noqa: E402
-from vision.adapt import Examples, fit  # noqa: E402
+from vision.adapt import Examples, embed, fit, fit_heads  # noqa: E402
 from vision.examples import from_boxes  # noqa: E402
 from vision.faces import crops  # noqa: E402
 from vision.photos import DEFAULT_MANIFESTS, SOURCES, TRAIN_ONLY, load_manifests  # noqa: E402
@@ -162,6 +163,13 @@ def speed(photos, models, args) -> None:
     print(f"\nfit from {examples.n_throws} taught throws ({len(examples.labels)} crops, {args.source[0]}): "
           f"{time.perf_counter() - t0:.2f} s wall, {time.process_time() - c0:.2f} s CPU "
           f"(adaptation {'used' if fitted.adaptation is not None else 'not used'})")
+    # What reading with heads costs, whether or not the check let these be used.
+    heads = fitted.adaptation or fit_heads(*embed(models.faces, examples.crops), examples.labels)
+    frames = list(evaluate.scored_frames([p for p in photos if p.source == args.source[0] and p.split == "val"]))
+    shipped, adapted = partial(read_dice, models=models), partial(read_dice, models=models, adaptation=heads)
+    print(f"per-frame extra cost of heads fitted on them ({len(frames)} validation photos): heads "
+          f"{head_ms(heads, models, frames):.3f} ms median; whole read {cpu_ms(shipped, frames):.1f} ms CPU "
+          f"shipped, {cpu_ms(adapted, frames):.1f} ms CPU with the heads (medians)")
 
 
 if __name__ == "__main__":
