@@ -169,14 +169,54 @@ def _train_face(args, finder, items, log, report):
                           widths=args.face_widths, log=log)
 
 
+def _calibrate(args, finder, face, calib, log, report: dict):
+    """On the calibration photos (``calib``, neither network trained on them): the face reader's
+    temperature, then its export to ``args.out``, the gate and the reader's thresholds
+    (``gate.json``). Returns the ``vision.gate.Gate``."""
+    import torch
+
+    from vision.faces import FaceReader
+    from vision.reader import Models
+    from vision.train import face_data, face_fit, mine, thresholds
+    from vision.train.samples import load_photos
+
+    calib_items = load_photos(calib)
+    calib_rng = np.random.default_rng([args.seed, 8])
+    calib_finds = mine.found_specs(finder, calib_items)[0]
+    calib_specs = calib_finds + face_data.label_specs(calib_items, calib_rng, 0.5)
+    crops, classes = face_data.make(calib_items, calib_specs, calib_rng, jitter=False)
+    report["temperature"] = face_fit.fit_temperature(face, crops, classes)
+    log(f"temperature {report['temperature']:.2f} on {len(crops)} crops of the calibration photos")
+    face_fit.export(face, args.out / "face.onnx")
+    torch.save(face.state_dict(), args.out / "face.pt")
+    faces = FaceReader(args.out / "face.onnx")
+    gate = _fit_gate(finder, faces, calib_items)
+    gate = thresholds.choose(Models(finder, faces, gate), [p for p in calib if p.source not in TRAIN_ONLY], log)
+    gate.save(args.out / "gate.json")
+    report["gate"] = vars(gate)
+    log(f"gate {gate}")
+    return gate
+
+
+def _validate(args, models, report: dict) -> None:
+    """The validation photos read with ``models``: the table printed and kept in ``report``."""
+    from vision import evaluate
+    from vision.reader import read_dice
+
+    results = evaluate.run(load_manifests(args.manifest, "val"),
+                           lambda frame, expected: read_dice(frame, expected, models=models))
+    table = evaluate.summarise(results)
+    print(evaluate.format_table(table), flush=True)
+    report["val"] = {f"{s}/{sub}": vars(v) for (s, sub), v in table.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     import cv2
     import torch
 
-    from vision import evaluate
     from vision.faces import FaceReader
-    from vision.reader import Models, read_dice
-    from vision.train import face_data, face_fit, mine, scenes, thresholds
+    from vision.reader import Models
+    from vision.train import scenes
     from vision.train.samples import load_photos
 
     args = parse(argv)
@@ -205,28 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     face = _train_face(args, finder, real + rendered, log, report)
 
-    calib_items = load_photos(calib)
-    calib_rng = np.random.default_rng([args.seed, 8])
-    calib_finds = mine.found_specs(finder, calib_items)[0]
-    calib_specs = calib_finds + face_data.label_specs(calib_items, calib_rng, 0.5)
-    crops, classes = face_data.make(calib_items, calib_specs, calib_rng, jitter=False)
-    report["temperature"] = face_fit.fit_temperature(face, crops, classes)
-    log(f"temperature {report['temperature']:.2f} on {len(crops)} crops of the calibration photos")
-    face_fit.export(face, args.out / "face.onnx")
-    torch.save(face.state_dict(), args.out / "face.pt")
-    faces = FaceReader(args.out / "face.onnx")
-    gate = _fit_gate(finder, faces, calib_items)
-    gate = thresholds.choose(Models(finder, faces, gate), [p for p in calib if p.source not in TRAIN_ONLY], log)
-    gate.save(args.out / "gate.json")
-    report["gate"] = vars(gate)
-    log(f"gate {gate}")
-
-    models = Models(finder, faces, gate)
-    results = evaluate.run(load_manifests(args.manifest, "val"),
-                           lambda frame, expected: read_dice(frame, expected, models=models))
-    table = evaluate.summarise(results)
-    print(evaluate.format_table(table), flush=True)
-    report["val"] = {f"{s}/{sub}": vars(v) for (s, sub), v in table.items()}
+    gate = _calibrate(args, finder, face, calib, log, report)
+    _validate(args, Models(finder, FaceReader(args.out / "face.onnx"), gate), report)
     report["minutes"] = round((time.time() - t_start) / 60, 1)
     log(f"done in {report['minutes']} min")
     if args.report:

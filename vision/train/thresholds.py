@@ -1,18 +1,21 @@
 """Choose the reader's four thresholds for a set of models, on the calibration photos.
 
 A die, a doubt, a sure value and a cocked die (``vision.gate.Gate.die_at``, ``doubt_at``,
-``sure_at``, ``cocked_at``) trade re-throws against wrong readings, and where the trade lies depends on the models. Each photo of the
-calibration eighth (photos neither network trained on, ``vision.train.calibration``) is read once;
-every combination of the grid then decides its reading, and the combination with the best
-``exact - WRONG_COST * ok_wrong`` wins (ties: the more cautious one). A wrong reading costs
-WRONG_COST re-throws: at the bar a wrong result is worse than a "throw again".
+``sure_at``, ``cocked_at``) trade re-throws against wrong readings, and where the trade lies depends
+on the models. Each photo of the calibration eighth (photos neither network trained on,
+``vision.train.calibration``) is read once; every combination of the grid then decides its reading,
+and the combination with the best ``exact - WRONG_COST * ok_wrong`` wins (ties: the more cautious
+one). A wrong reading costs WRONG_COST re-throws: at the bar a wrong result is worse than a "throw
+again".
 
 The photos' dice lie flat, so a lower cocked threshold can only cost them readings; the tie rule
 takes the lowest that costs none. A die read as a roll while it leans on the tray's wall is the
-wrong reading that threshold exists for (``benchmarks/mishaps.py`` counts them on the synthetic table).
+wrong reading that threshold exists for (``benchmarks/mishaps.py`` counts them on the synthetic
+table).
 
-Run: ``python -m vision.train.thresholds [DIR]`` (default ``vision/models``): prints the grid's best
-rows and writes the chosen thresholds into ``DIR/gate.json``. ``python -m vision.train`` runs it too.
+Run: ``python -m vision.train.thresholds [DIR] [--exclude-source NAME]`` (default ``vision/models``):
+prints the grid's best rows and writes the chosen thresholds into ``DIR/gate.json``. ``python -m
+vision.train`` runs it too.
 """
 
 from __future__ import annotations
@@ -63,9 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train.thresholds", description=__doc__.split("\n")[0])
     parser.add_argument("models", type=Path, nargs="?", default=MODELS, help="the models' folder (default: vision/models)")
     parser.add_argument("--manifest", type=Path, nargs="+", default=list(DEFAULT_MANIFESTS), metavar="CSV")
+    parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
+                        help="a source the models were trained without (python -m vision.train --exclude-source)")
     args = parser.parse_args(argv)
     models = Models.load(args.models)
-    photos = [p for p in load_manifests(args.manifest, "train") if calibration(p)]
+    photos = [p for p in load_manifests(args.manifest, "train")
+              if calibration(p) and p.source not in args.exclude_source]
     gate = choose(models, photos)
     gate.save(args.models / "gate.json")
     print(f"wrote {args.models / 'gate.json'}: {gate}")
