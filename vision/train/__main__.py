@@ -172,7 +172,7 @@ def _train_face(args, finder, items, log, report):
 def _calibrate(args, finder, face, calib, log, report: dict):
     """On the calibration photos (``calib``, neither network trained on them): the face reader's
     temperature, then its export to ``args.out``, the gate and the reader's thresholds
-    (``gate.json``). Returns the ``vision.gate.Gate``."""
+    (``gate.json``). Returns the run's ``vision.reader.Models``, as the reader loads them."""
     import torch
 
     from vision.faces import FaceReader
@@ -195,7 +195,7 @@ def _calibrate(args, finder, face, calib, log, report: dict):
     gate.save(args.out / "gate.json")
     report["gate"] = vars(gate)
     log(f"gate {gate}")
-    return gate
+    return Models(finder, faces, gate)
 
 
 def _validate(args, models, report: dict) -> None:
@@ -214,8 +214,6 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
     import torch
 
-    from vision.faces import FaceReader
-    from vision.reader import Models
     from vision.train import scenes
     from vision.train.samples import load_photos
 
@@ -245,8 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     face = _train_face(args, finder, real + rendered, log, report)
 
-    gate = _calibrate(args, finder, face, calib, log, report)
-    _validate(args, Models(finder, FaceReader(args.out / "face.onnx"), gate), report)
+    _validate(args, _calibrate(args, finder, face, calib, log, report), report)
     report["minutes"] = round((time.time() - t_start) / 60, 1)
     log(f"done in {report['minutes']} min")
     if args.report:
