@@ -49,8 +49,8 @@ class Gate:
     @classmethod
     def load(cls, path: Path = GATE) -> Gate:
         """The gate from its JSON file ({"score_weight", "face_weight", "bias"}, and optionally
-        "die_at", "doubt_at", "sure_at", "cocked_at"). Raises OSError when it cannot be read and ValueError when
-        it is not such an object."""
+        "die_at", "doubt_at", "sure_at", "cocked_at"). Raises OSError when it cannot be read and
+        ValueError when it is not such an object."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             given = {name: float(data[name]) for name in ("score_weight", "face_weight", "bias")}
@@ -59,10 +59,9 @@ class Gate:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"{path}: not a gate ({exc})") from None
 
-    def with_thresholds(self, die_at: float, doubt_at: float, sure_at: float, cocked_at: float | None = None) -> Gate:
-        """This gate deciding with other thresholds (``cocked_at`` None: this gate's)."""
-        return replace(self, die_at=die_at, doubt_at=doubt_at, sure_at=sure_at,
-                       cocked_at=self.cocked_at if cocked_at is None else cocked_at)
+    def with_thresholds(self, die_at: float, doubt_at: float, sure_at: float, cocked_at: float) -> Gate:
+        """This gate deciding with other thresholds."""
+        return replace(self, die_at=die_at, doubt_at=doubt_at, sure_at=sure_at, cocked_at=cocked_at)
 
     def save(self, path: Path) -> None:
         """Writes the gate as JSON."""
