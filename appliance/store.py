@@ -486,6 +486,13 @@ class Store:
         return [EndedGame(id=i, setup=json.loads(s), winner=None if w is None else json.loads(w),
                           tally=json.loads(t), started=st, ended=en) for i, s, w, t, st, en in rows]
 
+    def evening_played(self) -> bool:
+        """Whether a game of the current evening has ended (one small query: the kiosk asks it for
+        every frame of its setup screen)."""
+        (played,) = self.db.execute("SELECT EXISTS (SELECT 1 FROM games WHERE ended IS NOT NULL AND "
+                                    "evening_id = (SELECT MAX(id) FROM evenings))").fetchone()
+        return bool(played)
+
     def evening(self) -> dict[str, dict[str, int]]:
         """The current evening's totals over its ended games: ``{player: {"drinks": n, "penalties": n}}``
         (players in the order first seen). Add the running game's own counts to show a live total."""

@@ -500,7 +500,7 @@ class App:
         if self.store is None:
             return bool(self._ended_sessions)
         try:
-            return bool(self.store.ended_games())
+            return self.store.evening_played()
         except Exception:
             log.exception("the evening's games")
             return False

@@ -139,6 +139,16 @@ def test_the_evening_sums_the_ended_games_and_a_new_evening_starts_at_zero(store
     assert store.evening() == {} and store.ended_games() == []
 
 
+
+def test_the_evening_is_played_once_one_of_its_games_ended_and_not_after_a_new_evening(store):
+    assert not store.evening_played()
+    a = store.start_game(SETUP)
+    assert not store.evening_played()
+    store.end_game(a, {"Ann": {"drinks": 0, "penalties": 6}, "Bo": {"drinks": 0, "penalties": 2}}, ["Bo"])
+    assert store.evening_played() and store.ended_games()
+    store.new_evening()
+    assert not store.evening_played()
+
 # --- the kiosk's settings ---------------------------------------------------------------------------
 
 def test_settings_are_kept_across_a_restart_and_a_new_value_replaces_the_old(tmp_path):
