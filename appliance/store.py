@@ -86,7 +86,8 @@ log = logging.getLogger(__name__)
 FILENAME = "dicetable.sqlite3"
 # PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
 APPLICATION_ID = 0x44695461
-SCHEMA_VERSION = 4  # PRAGMA user_version; 2 added the settings table, 3 the taught dice, 4 the images
+SCHEMA_VERSION = 5  # PRAGMA user_version; 2 added the settings table, 3 the taught dice, 4 the images,
+# 5 the die finder's score of each taught crop
 MAX_EXAMPLES = 3000  # taught die crops kept; past it the oldest throws go first (about 9 MB)
 CROP_SHAPE = (32, 32, 3)  # a taught crop: what the face reader reads, uint8 BGR
 
@@ -139,8 +140,14 @@ CREATE TABLE images (
     added   REAL NOT NULL                       -- unix time, s
 ) WITHOUT ROWID;
 """
-# What brings a file of version v to v + 1 (run in one transaction with the new user_version).
-_UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES}
+# Crops taught before version 5 have no score (NULL): the table's own die threshold is chosen
+# without their throws.
+_SCORES = """
+ALTER TABLE examples ADD COLUMN score REAL;    -- the die finder's peak at the crop, 0-1
+"""
+# What brings a file of version v to v + 1 (run in one transaction with the new user_version); a new
+# file gets the schema and every one of them, so there is one definition of each table.
+_UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES, 4: _SCORES}
 
 
 class StoreError(OSError):
@@ -419,24 +426,29 @@ class Store:
 
     def add_throws(self, throws, source: str, clock=time.time) -> list[int]:
         """Keep the labelled crops of taught throws, all in one commit (durable when this returns):
-        each throw a pair (crops (N, 32, 32, 3) uint8 BGR, values (N,) ints 1-6 or 0 for "not a
-        die"). Past ``MAX_EXAMPLES`` crops the oldest throws are dropped in the same commit.
-        Returns the new throws' ids. Raises ValueError (nothing kept) for crops or values of
-        another shape or range."""
+        each throw (crops (N, 32, 32, 3) uint8 BGR, values (N,) ints 1-6 or 0 for "not a die"[,
+        scores (N,) the die finder's peak at each crop, 0-1; without them: unknown]). Past
+        ``MAX_EXAMPLES`` crops the oldest throws are dropped in the same commit. Returns the new
+        throws' ids. Raises ValueError (nothing kept) for crops, values or scores of another shape
+        or range."""
         rows = []
-        for crops, values in throws:
+        for crops, values, *scores in throws:
             crops = np.asarray(crops)
             if crops.dtype != np.uint8 or crops.shape[1:] != CROP_SHAPE or len(crops) != len(values):
                 raise ValueError(f"a throw's crops are (N, 32, 32, 3) uint8 with N values, not {crops.shape} {crops.dtype}")
             if any(not 0 <= int(v) <= 6 for v in values):
                 raise ValueError(f"taught values are 0-6, not {list(values)}")
-            rows.append((crops, [int(v) for v in values]))
+            score = [float(v) for v in scores[0]] if scores else [None] * len(values)
+            if len(score) != len(values) or not all(v is None or 0.0 <= v <= 1.0 for v in score):
+                raise ValueError(f"a throw's scores are N numbers 0-1, not {score}")
+            rows.append((crops, [int(v) for v in values], score))
         ids = []
         with _transaction(self.db):
             (last,) = self.db.execute("SELECT COALESCE(MAX(throw), 0) FROM examples").fetchone()
-            for n, (crops, values) in enumerate(rows, start=last + 1):
-                self.db.executemany("INSERT INTO examples (throw, value, crop, source, added) VALUES (?, ?, ?, ?, ?)",
-                                    [(n, v, c.tobytes(), source, clock()) for c, v in zip(crops, values)])
+            for n, (crops, values, score) in enumerate(rows, start=last + 1):
+                self.db.executemany("INSERT INTO examples (throw, value, crop, source, added, score) "
+                                    "VALUES (?, ?, ?, ?, ?, ?)",
+                                    [(n, v, c.tobytes(), source, clock(), sc) for c, v, sc in zip(crops, values, score)])
                 ids.append(n)
             self._bound_examples()
         return ids
@@ -448,13 +460,14 @@ class Store:
         if row is not None:
             self.db.execute("DELETE FROM examples WHERE throw <= ?", (row[0],))
 
-    def examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The taught crops, oldest first: ((N, 32, 32, 3) uint8 BGR, (N,) int64 values 0-6,
-        (N,) int64 throw ids)."""
-        rows = self.db.execute("SELECT crop, value, throw FROM examples ORDER BY id").fetchall()
+        (N,) int64 throw ids, (N,) float64 die finder scores 0-1, NaN where unknown)."""
+        rows = self.db.execute("SELECT crop, value, throw, score FROM examples ORDER BY id").fetchall()
         crops = np.frombuffer(b"".join(r[0] for r in rows), np.uint8).reshape((len(rows),) + CROP_SHAPE)
         return (crops.copy(), np.array([r[1] for r in rows], np.int64).reshape(-1),
-                np.array([r[2] for r in rows], np.int64).reshape(-1))
+                np.array([r[2] for r in rows], np.int64).reshape(-1),
+                np.array([np.nan if r[3] is None else r[3] for r in rows], np.float64).reshape(-1))
 
     def count_examples(self) -> tuple[int, int, int]:
         """(taught throws, taught crops, the newest throw's id or 0) kept."""
@@ -661,7 +674,7 @@ def _create_or_upgrade(db: sqlite3.Connection, now: float) -> None:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return
     with _transaction(db):  # schema and marks in one commit: a half-made file is never "ours"
-        _execute_all(db, _SCHEMA + _SETTINGS + _EXAMPLES + _IMAGES)
+        _execute_all(db, _SCHEMA + "".join(_UPGRADES[v] for v in range(1, SCHEMA_VERSION)))
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("INSERT INTO evenings (started) VALUES (?)", (now,))

@@ -28,22 +28,24 @@ def _models():
 
 
 def _face_model() -> str:
+    """The stamp of the models an adaptation is fitted on: the face reader's heads sit on its
+    embedding, the table's die threshold on the gate's weights."""
     from vision.adapt import model_id
     from vision.reader import MODELS
 
-    return model_id(MODELS / "face.onnx")
+    return model_id(MODELS / "face.onnx", MODELS / "gate.json")
 
 
 def _fit_kept(store, models=None):
     """The ``vision.adapt.Fitted`` of every crop the store keeps, and what it was fitted on."""
     from vision.adapt import Examples, fit
 
-    crops, labels, throws = store.examples()
+    crops, labels, throws, scores = store.examples()
     stamp = {"face_model": _face_model(), "last_throw": int(throws.max()) if len(throws) else 0,
              "crops": int(len(labels))}
     models = models or _models()
-    fitted = fit(models.faces, Examples(crops, labels, throws), face_model=stamp["face_model"],
-                 sure_at=models.gate.sure_at)
+    fitted = fit(models.faces, Examples(crops, labels, throws, scores), face_model=stamp["face_model"],
+                 gate=models.gate)
     log.info("the table's dice: %s", fitted.reason)
     return fitted, stamp
 
@@ -59,8 +61,8 @@ def refit(store, models=None):
 
 
 def teach(store, throws, source: str, models=None):
-    """Keep the taught ``throws`` (pairs of (N, 32, 32, 3) uint8 BGR crops and their N values 1-6
-    or 0) and fit the adaptation again. Returns the ``vision.adapt.Fitted``. Raises ValueError
+    """Keep the taught ``throws`` ((N, 32, 32, 3) uint8 BGR crops, their N values 1-6 or 0, and
+    their N finder scores: ``vision.examples.Taught``) and fit the adaptation again. Returns the ``vision.adapt.Fitted``. Raises ValueError
     (nothing kept) for crops or values the store refuses."""
     store.add_throws(throws, source)
     return refit(store, models)
@@ -71,7 +73,7 @@ def taught_before(store, throws) -> list[bool]:
     keeps the very same throw already, or an earlier one of ``throws`` is it: the same crops byte for
     byte, with the same values, in any order. That is the same photo taught again; a new photo of the
     same dice differs."""
-    crops, values, ids = store.examples()
+    crops, values, ids, _scores = store.examples()
     kept: dict[int, list[tuple]] = {}
     for crop, value, throw in zip(crops, values, ids):
         kept.setdefault(int(throw), []).append((crop, value))
@@ -153,11 +155,11 @@ def keep_throw(store, image, values, source: str, models=None) -> int:
     """Keep one throw the table was told the values of as taught dice: ``image`` (H, W, 3) uint8
     BGR, ``values`` its dice (1-6, any order), ``source`` ("teach", "correction"). Returns the
     throw's id in the store. Raises ``vision.examples.LabelError`` (nothing kept) when the reader
-    finds another number of dice there. The adaptation takes it in at its next fit."""
+    finds more dice there, or too few (``vision.examples.from_values``). The adaptation takes it in
+    at its next fit."""
     from vision.examples import from_values
 
-    crops, labels = from_values(image, values, models or _models())
-    return store.add_throws([(crops, labels)], source)[0]
+    return store.add_throws([from_values(image, values, models or _models())], source)[0]
 
 
 def keep_correction(store, image, reading, values, misread, models=None) -> bool:

@@ -64,15 +64,16 @@ def examples_of(photos, models, wrong: float, seed: int) -> tuple[Examples, int]
 
     rng = np.random.default_rng([seed, 1])
     corrupt = set(rng.choice(len(photos), int(round(wrong * len(photos))), replace=False).tolist())
-    cut, labels, throws = [], [], []
+    cut, labels, throws, scores = [], [], [], []
     for n, photo in enumerate(photos):
-        c, lab = from_boxes(cv2.imread(str(photo.path), cv2.IMREAD_COLOR), photo, models)
+        c, lab, sc = from_boxes(cv2.imread(str(photo.path), cv2.IMREAD_COLOR), photo, models)
         if n in corrupt:
             lab = np.where(lab > 0, lab % 6 + 1, 0)
         cut.append(c)
         labels.append(lab)
         throws.append(np.full(len(lab), n))
-    ex = Examples(np.concatenate(cut), np.concatenate(labels), np.concatenate(throws))
+        scores.append(sc)
+    ex = Examples(np.concatenate(cut), np.concatenate(labels), np.concatenate(throws), np.concatenate(scores))
     return ex, len(corrupt)
 
 
@@ -106,7 +107,7 @@ def one_source(source: str, photos, models, args) -> None:
     val = [p for p in mine if p.split == "val"][:args.val]
     examples, corrupted = examples_of(taught, models, args.wrong_labels, args.seed)
     t0, c0 = time.perf_counter(), time.process_time()
-    fitted = fit(models.faces, examples, seed=args.seed, sure_at=models.gate.sure_at)
+    fitted = fit(models.faces, examples, seed=args.seed, gate=models.gate)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     shipped = partial(read_dice, models=models)
     before = evaluate.run(val, shipped)
@@ -159,7 +160,7 @@ def speed(photos, models, args) -> None:
     mine = [p for p in photos if p.source == args.source[0] and not p.excluded and p.split == "train"]
     examples, _ = examples_of(mine[:args.speed_throws], models, 0.0, args.seed)
     t0, c0 = time.perf_counter(), time.process_time()
-    fitted = fit(models.faces, examples, seed=args.seed, sure_at=models.gate.sure_at)
+    fitted = fit(models.faces, examples, seed=args.seed, gate=models.gate)
     print(f"\nfit from {examples.n_throws} taught throws ({len(examples.labels)} crops, {args.source[0]}): "
           f"{time.perf_counter() - t0:.2f} s wall, {time.process_time() - c0:.2f} s CPU "
           f"(adaptation {'used' if fitted.adaptation is not None else 'not used'})")

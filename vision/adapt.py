@@ -23,6 +23,15 @@ model's on every count and better on one: throws read right, crops read right, a
 would be an "ok" reading with a wrong value, ``_score``); otherwise ``fit`` returns no adaptation
 and says why, for the journal. The ridge penalty is the better of ``L2_CHOICES`` on the same check.
 
+The table's own die threshold: a camera, tray or set of dice the finder was not trained on gives
+its dice a weaker peak, so the gate (``vision.gate``) weighs them below its die threshold and the
+reader counts too few. From the taught throws whose crops have their finder score, each throw is
+"counted right" at a threshold when every taught die is at least that likely a die and everything
+else less likely than its doubt (the shipped gap below it): what the reader would count. The
+thresholds of ``DIE_AT_CHOICES`` that count the most throws right form a range; the middle of the
+widest such range (the largest margin on both sides) is the table's, used only when it counts more
+throws right than the shipped one (the heads' held-aside readings are used when the heads are).
+
 >>> import numpy as np
 >>> examples = Examples.empty()
 >>> fit(None, examples).adaptation is None
@@ -33,12 +42,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.faces import CLASSES, COCKED, CROP, NOT_A_FACE, crops, softmax
+from vision.gate import Gate
 
 MIN_THROWS = 4  # fewer taught throws than this leave too little to fit and to hold aside
 FOLDS = 4  # every taught throw is held aside once, in one of this many seeded folds
@@ -52,6 +62,9 @@ CONTRADICTED_AT_MOST = 0.25
 # crops against 96 numbers each, so the penalty must be strong; the check picks one.
 L2_CHOICES = (1.0, 10.0)
 STEPS = 300
+# The die thresholds a table may choose (probabilities of ``vision.gate.Gate.die``): below 0.3 a
+# candidate is likelier no die than a die by a wide margin, whatever the table was taught.
+DIE_AT_CHOICES = tuple(round(0.3 + 0.05 * k, 2) for k in range(14))
 
 
 @dataclass(frozen=True)
@@ -60,15 +73,21 @@ class Examples:
 
     crops: (N, CROP, CROP, 3) uint8 BGR, cut as the face reader cuts them (``vision.faces.crop``).
     labels: (N,) int64, 1-6 the value shown, 0 not a die. throws: (N,) int64, the throw each crop
-    came from (the check splits by throw). Raises ValueError when the shapes or labels disagree.
+    came from (the check splits by throw). scores: (N,) float64, the die finder's peak at each crop
+    (0-1; NaN or None: unknown). Raises ValueError when the shapes or labels disagree.
     """
 
     crops: np.ndarray
     labels: np.ndarray
     throws: np.ndarray
+    scores: np.ndarray | None = None
 
     def __post_init__(self):
         n = len(self.labels)
+        if self.scores is None:
+            object.__setattr__(self, "scores", np.full(n, np.nan))
+        if np.shape(self.scores) != (n,):
+            raise ValueError("scores must be one per crop")
         if self.crops.shape != (n, CROP, CROP, 3) or self.crops.dtype != np.uint8:
             raise ValueError(f"crops must be ({n}, {CROP}, {CROP}, 3) uint8, not {self.crops.shape} {self.crops.dtype}")
         if self.throws.shape != (n,) or self.labels.shape != (n,):
@@ -79,7 +98,8 @@ class Examples:
     @classmethod
     def empty(cls) -> Examples:
         """No examples."""
-        return cls(np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64))
+        return cls(np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                   np.zeros(0))
 
     @property
     def n_throws(self) -> int:
@@ -88,7 +108,7 @@ class Examples:
 
     def subset(self, mask: np.ndarray) -> Examples:
         """The examples where the (N,) bool ``mask`` is true."""
-        return Examples(self.crops[mask], self.labels[mask], self.throws[mask])
+        return Examples(self.crops[mask], self.labels[mask], self.throws[mask], self.scores[mask])
 
 
 def _standardise(emb: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
@@ -99,7 +119,8 @@ def _standardise(emb: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.nda
 class Adaptation:
     """The fitted heads (float64): ``mean``, ``scale`` (E,) standardise the embedding; ``value_w``
     (E, 6), ``value_b`` (6,); ``face_w`` (E,), ``face_b`` (a zero head when not fitted).
-    ``face_model``: the SHA-1 of the face.onnx it was fitted on (another model needs another fit)."""
+    ``face_model``: the SHA-1 of the models it was fitted on (others need another fit).
+    ``die_at``, ``doubt_at``: the table's own die and doubt thresholds, or None (the gate's)."""
 
     mean: np.ndarray
     scale: np.ndarray
@@ -108,6 +129,20 @@ class Adaptation:
     face_w: np.ndarray
     face_b: float
     face_model: str = ""
+    die_at: float | None = None
+    doubt_at: float | None = None
+
+    @classmethod
+    def identity(cls, e: int, face_model: str = "") -> Adaptation:
+        """Heads that change nothing, for an embedding of ``e`` numbers (a table that adapts its
+        die threshold alone)."""
+        return cls(np.zeros(e), np.ones(e), np.zeros((e, 6)), np.zeros(6), np.zeros(e), 0.0, face_model)
+
+    def gate(self, shipped: Gate) -> Gate:
+        """The gate to read with: ``shipped`` with the table's die and doubt thresholds, if it has them."""
+        if self.die_at is None or self.doubt_at is None:
+            return shipped
+        return replace(shipped, die_at=self.die_at, doubt_at=self.doubt_at)
 
     def adapt(self, logits: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """(N, CLASSES) float64 probabilities from the shipped (N, CLASSES) logits and (N, E)
@@ -136,18 +171,25 @@ class Adaptation:
         try:
             data = json.loads(text)
             arrays = {k: np.asarray(data[k], np.float64) for k in ("mean", "scale", "value_w", "value_b", "face_w")}
-            out = cls(**arrays, face_b=float(data["face_b"]), face_model=str(data.get("face_model", "")))
+            thresholds = {k: float(data[k]) for k in ("die_at", "doubt_at") if data.get(k) is not None}
+            out = cls(**arrays, face_b=float(data["face_b"]), face_model=str(data.get("face_model", "")), **thresholds)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not an adaptation ({exc})") from None
         e = len(out.mean)
         if out.scale.shape != (e,) or out.value_w.shape != (e, 6) or out.value_b.shape != (6,) or out.face_w.shape != (e,):
             raise ValueError("not an adaptation (its arrays disagree)")
+        if not all(0.0 <= v <= 1.0 for v in thresholds.values()):
+            raise ValueError("not an adaptation (a threshold outside 0-1)")
         return out
 
 
-def model_id(path: Path) -> str:
-    """The SHA-1 of a face.onnx file (hex), which an adaptation names. Raises OSError."""
-    return hashlib.sha1(Path(path).read_bytes()).hexdigest()
+def model_id(*paths: Path) -> str:
+    """The SHA-1 (hex) of the model files' bytes, one after the other, which an adaptation names.
+    Raises OSError."""
+    digest = hashlib.sha1()
+    for path in paths:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
 
 
 class AdaptedFaces:
@@ -280,7 +322,9 @@ def _out_of_fold(logits, emb, labels, fold, l2: float) -> np.ndarray:
 class Fitted:
     """What ``fit`` made: the adaptation to read with, or None (the shipped model stays); the
     reason, one sentence for the journal; the held-aside figures (``_score``) of the shipped model
-    and of the adaptation, the throws checked, and the fitting time in s."""
+    and of the heads, the throws checked, the fitting time in s, and ``counted``: the taught throws
+    with finder scores, and how many of them the shipped die threshold and the table's count right
+    (``choose_die_at``)."""
 
     adaptation: Adaptation | None
     reason: str
@@ -288,6 +332,44 @@ class Fitted:
     adapted: tuple[int, int, int] = (0, 0, 0)
     held_throws: int = 0
     seconds: float = 0.0
+    counted: tuple[int, int, int] = (0, 0, 0)
+
+
+def die_probabilities(gate: Gate, scores: np.ndarray, pr: np.ndarray) -> np.ndarray:
+    """(N,) float64: the gate's probability that each crop is a die, from its (N,) finder ``scores``
+    and (N, CLASSES) face probabilities ``pr``; NaN where the score is unknown."""
+    return np.array([np.nan if np.isnan(s) else gate.die(float(s), 1.0 - float(p[NOT_A_FACE]))
+                     for s, p in zip(scores, pr)])
+
+
+def choose_die_at(die: np.ndarray, labels: np.ndarray, throws: np.ndarray,
+                  gate: Gate) -> tuple[float, tuple[int, int, int]]:
+    """(the table's die threshold, (the taught throws weighed, how many ``gate.die_at`` counts right,
+    how many the table's threshold counts right)) from each crop's (N,) probability of a die ``die``
+    (NaN: its throw is left out), its (N,) label (0: not a die) and (N,) throw (see the module
+    docstring). The threshold is ``gate.die_at`` unless one of ``DIE_AT_CHOICES`` counts more
+    throws right."""
+    gap = gate.die_at - gate.doubt_at
+    known = [t for t in np.unique(throws) if not np.isnan(die[throws == t]).any()]
+    sides = [(die[(throws == t) & (labels > 0)], die[(throws == t) & (labels == 0)]) for t in known]
+
+    def counted(at: float) -> int:
+        return sum(bool((dice >= at).all() and (other < at - gap).all()) for dice, other in sides)
+
+    shipped = counted(gate.die_at)
+    right = [counted(at) for at in DIE_AT_CHOICES]
+    best = max(right, default=0)
+    if best <= shipped:
+        return gate.die_at, (len(sides), shipped, shipped)
+    runs, start = [], None
+    for k, r in enumerate(right + [-1]):
+        if r == best and start is None:
+            start = k
+        elif r != best and start is not None:
+            runs.append((start, k))
+            start = None
+    first, end = max(runs, key=lambda run: run[1] - run[0])
+    return DIE_AT_CHOICES[(first + end - 1) // 2], (len(sides), shipped, best)
 
 
 def embed(faces, crops: np.ndarray, batch: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -305,15 +387,16 @@ def embed(faces, crops: np.ndarray, batch: int = 64) -> tuple[np.ndarray, np.nda
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", sure_at: float = 0.95) -> Fitted:
-    """The table's adaptation from its ``examples``, checked on held-aside throws (see the module
-    docstring). ``faces``: the shipped ``FaceReader`` (unused when there is nothing to fit).
-    ``seed``: the folds. ``sure_at``: the reader's sure value (``Gate.sure_at``), for "surely
-    wrong". Never raises for too few or unsuitable examples: the ``Fitted`` then has no adaptation
-    and says why."""
+def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", gate: Gate | None = None) -> Fitted:
+    """The table's adaptation from its ``examples``, checked on held-aside throws, and its own die
+    threshold (see the module docstring). ``faces``: the shipped ``FaceReader`` (unused when there is
+    nothing to fit). ``seed``: the folds. ``gate``: the shipped gate (default ``vision/models/gate.json``),
+    its sure value for "surely wrong", its weights and thresholds for the die threshold. Never raises
+    for too few or unsuitable examples: the ``Fitted`` then has no adaptation and says why."""
     import time
 
     t0 = time.perf_counter()
+    gate = gate or Gate.load()
     n_throws = examples.n_throws
     if n_throws < MIN_THROWS:
         return Fitted(None, f"too few taught throws ({n_throws}; at least {MIN_THROWS}): the shipped model reads")
@@ -322,14 +405,15 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", sure_at:
         return Fitted(None, "the face model gives no embedding: the shipped model reads")
     lab, thr = examples.labels, examples.throws
     fold = folds(thr, seed)
-    shipped = _score(softmax(logits), lab, thr, sure_at)
-    tried = {l2: _score(_out_of_fold(logits, emb, lab, fold, l2), lab, thr, sure_at) for l2 in L2_CHOICES}
+    shipped = _score(softmax(logits), lab, thr, gate.sure_at)
+    held = {l2: _out_of_fold(logits, emb, lab, fold, l2) for l2 in L2_CHOICES}
+    tried = {l2: _score(held[l2], lab, thr, gate.sure_at) for l2 in L2_CHOICES}
     l2 = max(tried, key=lambda k: tried[k])
     adapted = tried[l2]
     figures = (f"each of {n_throws} throws held aside once: shipped {shipped[0]} throws / {shipped[1]} crops "
                f"right / {-shipped[2]} surely wrong, adapted {adapted[0]} / {adapted[1]} / {-adapted[2]}")
     dice = int((lab > 0).sum())
-    contradicted = _contradicted(softmax(logits), lab, sure_at)
+    contradicted = _contradicted(softmax(logits), lab, gate.sure_at)
     if contradicted >= 3 and contradicted > CONTRADICTED_AT_MOST * dice:
         return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
                       "model reads surely (check the values taught): the shipped model reads", shipped, shipped,
@@ -337,9 +421,22 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", sure_at:
     worse = any(a < b for a, b in zip(adapted, shipped))
     # A tie is no evidence that it helps: where the shipped model already reads the taught throws, a
     # head fitted on a few dozen crops can still move readings it was never shown (never worse first).
-    if worse or adapted == shipped:
-        return Fitted(None, f"the adaptation reads {'worse' if worse else 'no better'} ({figures}): the shipped "
-                      "model reads", shipped, adapted, n_throws, time.perf_counter() - t0)
-    adaptation = fit_heads(logits, emb, lab, face_model, l2)
-    return Fitted(adaptation, f"adapted to {n_throws} taught throws ({figures})", shipped, adapted,
-                  n_throws, time.perf_counter() - t0)
+    heads_used = not worse and adapted != shipped
+    pr = held[l2] if heads_used else softmax(logits)
+    die_at, counted = choose_die_at(die_probabilities(gate, examples.scores, pr), lab, thr, gate)
+    heads = fit_heads(logits, emb, lab, face_model, l2) if heads_used else Adaptation.identity(emb.shape[1], face_model)
+    verdict = (f"adapted to {n_throws} taught throws ({figures})" if heads_used else
+               f"the heads read {'worse' if worse else 'no better'} ({figures})")
+    own = die_at != gate.die_at
+    if own:
+        heads = replace(heads, die_at=die_at, doubt_at=round(max(0.0, die_at - (gate.die_at - gate.doubt_at)), 2))
+        reason = (f"{verdict}; the table's own die threshold {die_at:.2f} (shipped {gate.die_at:.2f}): {counted[2]} "
+                  f"of {counted[0]} taught throws counted right, {counted[1]} at the shipped one")
+    elif heads_used:
+        reason = (f"{verdict}; the shipped die threshold ({counted[1]} of {counted[0]} taught throws counted right, "
+                  "none counts more)")
+    else:
+        reason = (f"{verdict}, and no die threshold counts more taught throws right than the shipped one "
+                  f"({counted[1]} of {counted[0]}): the shipped model reads")
+    return Fitted(heads if heads_used or own else None, reason, shipped, adapted, n_throws, time.perf_counter() - t0,
+                  counted)

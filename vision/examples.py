@@ -7,27 +7,48 @@ their size: ``vision.faces.crop``), so the adaptation learns from what it will l
 Two ways a throw is labelled:
 
 - ``from_values``: the throw's values (a confirmed or corrected roll, ``dicetable teach IMAGE
-  --values``), in any order. The reader finds the dice; their number must be the number of values.
+  --values``), in any order. The reader finds the dice; they must not be more than the values.
+  When they are fewer, the table was told how many dice lie there: the candidates likeliest to be
+  dice make up the count, if they are at least as likely as the lowest die threshold a table may
+  choose (``vision.adapt.DIE_AT_CHOICES``): a die the table misses is what it must learn to count.
   The values are given to the dice in the assignment the shipped face reader finds likeliest (for
   up to ``EXACT_UP_TO`` dice every assignment is tried, beyond that the surest die chooses first):
   with one die misread, the others keep their values and the misread one gets the value left over.
-  Candidates the reader is sure are no die are kept as "not a die" (label 0).
+  The other candidates are kept as "not a die" (label 0).
 - ``from_boxes``: labelled boxes of a photo (the dice-photos manifests): each candidate matched to a
   box (``vision.evaluate.match``) takes its value, the candidates matched to none are "not a die",
   and a labelled die the finder missed gives nothing (the face reader never sees it).
+
+Each crop keeps its candidate's die finder score, from which the table chooses its own die threshold
+(``vision.adapt``).
 """
 
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
 
 import numpy as np
 
+from vision.adapt import DIE_AT_CHOICES
 from vision.faces import COCKED, crops
 from vision.reader import Models, Weighed, read_dice
 from vision.reading import DiceReading
 
 EXACT_UP_TO = 7  # dice: 7! = 5,040 assignments are tried at once; more are given greedily
+
+
+class Taught(NamedTuple):
+    """One taught throw as the store keeps it: crops (M, CROP, CROP, 3) uint8 BGR, labels (M,)
+    int64 (1-6 a value, 0 not a die), scores (M,) float64 (the die finder's peak at each, 0-1)."""
+
+    crops: np.ndarray
+    labels: np.ndarray
+    scores: np.ndarray
+
+
+def _taught(bgr: np.ndarray, reads: list[Weighed], labels: list[int]) -> Taught:
+    return Taught(crops(bgr, reads), np.array(labels, np.int64), np.array([r.cand.score for r in reads], np.float64))
 
 
 class LabelError(ValueError):
@@ -69,31 +90,27 @@ def assign(probabilities: np.ndarray, values: tuple[int, ...]) -> list[int]:
     return out
 
 
-def from_values(bgr: np.ndarray, values, models: Models) -> tuple[np.ndarray, np.ndarray]:
-    """(crops (M, CROP, CROP, 3) uint8 BGR, labels (M,) int64) of one throw in an (H, W, 3) uint8
-    BGR frame whose dice show ``values`` (any order). Raises LabelError when a value is not 1-6 or
-    the reader finds another number of dice (nothing is taught then)."""
+def from_values(bgr: np.ndarray, values, models: Models) -> Taught:
+    """The ``Taught`` throw in an (H, W, 3) uint8 BGR frame whose dice show ``values`` (any order).
+    Raises LabelError when a value is not 1-6, or the reader finds more dice than values or too
+    few candidates likely enough to make up their number (nothing is taught then)."""
     values = check_values(values)
-    reads = _weighed(bgr, len(values), models)
-    gate = models.gate
-    dice = [r for r in reads if r.die >= gate.die_at]
-    if len(dice) != len(values):
-        found, given = len(dice), len(values)
-        raise LabelError(f"the reader finds {found} {'die' if found == 1 else 'dice'} there, but {given} "
-                         f"{'value was' if given == 1 else 'values were'} given")
-    not_dice = [r for r in reads if r.die < gate.doubt_at]
-    dice_crops = crops(bgr, dice)
-    labels = assign(models.faces.probabilities(bgr, [r.cand for r in dice]), values)
-    return np.concatenate([dice_crops, crops(bgr, not_dice)]), np.array(labels + [0] * len(not_dice), np.int64)
+    n = len(values)
+    reads = sorted(_weighed(bgr, n, models), key=lambda r: -r.die)
+    found = sum(r.die >= models.gate.die_at for r in reads)
+    if found > n or len(reads) < n or reads[n - 1].die < DIE_AT_CHOICES[0]:
+        raise LabelError(f"the reader finds {found} {'die' if found == 1 else 'dice'} there, but {n} "
+                         f"{'value was' if n == 1 else 'values were'} given")
+    labels = assign(models.faces.probabilities(bgr, [r.cand for r in reads[:n]]), values)
+    return _taught(bgr, reads, labels + [0] * (len(reads) - n))
 
 
-def from_boxes(bgr: np.ndarray, photo, models: Models) -> tuple[np.ndarray, np.ndarray]:
-    """(crops, labels) as ``from_values`` gives them, of a labelled photo (``vision.photos.Photo``:
+def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
+    """The ``Taught`` throw, as ``from_values`` gives it, of a labelled photo (``vision.photos.Photo``:
     its ``boxes`` and ``box_values``) in an (H, W, 3) uint8 BGR frame."""
     from vision.evaluate import match
 
     reads = _weighed(bgr, len(photo.values), models)
     pairs = match(photo, DiceReading("ok", tuple(r.as_die() for r in reads)))
     value_of = {di: photo.box_values[li] for li, di in pairs}
-    labels = np.array([value_of.get(i, 0) for i in range(len(reads))], np.int64)
-    return crops(bgr, reads), labels
+    return _taught(bgr, reads, [value_of.get(i, 0) for i in range(len(reads))])

@@ -100,7 +100,8 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
     params: the thresholds. models: what to read with (default: the shipped ``Models``, loaded
         once). debug: also put every candidate with its scores in
         ``reading.extra["candidates"]``, for drawing and investigating. adaptation: a table's
-        ``vision.adapt.Adaptation`` the face reader's probabilities go through (None: as shipped).
+        ``vision.adapt.Adaptation`` the face reader's probabilities go through, with its die
+        and doubt thresholds if it has its own (None: as shipped).
     Returns a ``DiceReading``: ``ok`` with each die's value (1-6), centre and box (frame px) and
     confidence (0-1), in reading order; or ``unreadable`` with the reason and the dice that were
     read (for display only). Raises ``vision.frames.FrameError`` for a frame ``to_bgr`` rejects,
@@ -117,9 +118,9 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
             ref = None
     try:
         models = models or _models()
-        if adaptation is not None:  # the table's own dice: the face reader wrapped, nothing else changed
+        if adaptation is not None:  # the table's own dice: the face reader wrapped, its die threshold
             from vision.adapt import AdaptedFaces
-            models = replace(models, faces=AdaptedFaces(models.faces, adaptation))
+            models = replace(models, faces=AdaptedFaces(models.faces, adaptation), gate=adaptation.gate(models.gate))
         return _read(bgr, expected, ref, params, models, debug)
     except Exception as exc:  # noqa: BLE001
         # A safety net so the kiosk never shows a traceback, not a code path: the tests feed

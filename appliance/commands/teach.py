@@ -2,9 +2,10 @@
 
 IMAGE... with --values: each IMAGE is one throw, and each --values (given once per IMAGE, in the
 same order) says what its dice show, in any order ("1 3 3 4 6"). The reader finds the dice; there
-must be as many as values, and the values go to the dice as the shipped face reader finds likeliest
-(a die it misread gets the value left over). The candidates it is sure are no die are kept as
-"not a die".
+must not be more than values, and when there are fewer its candidates likeliest to be dice make up
+the number if they are likely enough (``vision.examples.from_values``). The values go to the dice as
+the shipped face reader finds likeliest (a die it misread gets the value left over); the other
+candidates are kept as "not a die".
 
 --manifest FILE reads labelled photos of a manifest in the dice-photos format (their label boxes
 give each die's value; excluded rows are skipped), the first --limit N of them (--source NAME:
@@ -12,12 +13,13 @@ only that source's).
 
 --forget removes every taught crop and the adaptation: the table reads with the shipped model again.
 
-Every throw is checked before anything is kept: a wrong count, a value outside 1-6 or an image that
-cannot be read is an error (exit status 2) and nothing changes. A throw the table keeps already (the
+Every throw is checked before anything is kept: a count the reader cannot see there, a value outside
+1-6 or an image that cannot be read is an error (exit status 2) and nothing changes. A throw the table keeps already (the
 same photo taught again: the same dice crops, byte for byte, with the same values) is named and
 skipped. Then the new throws are kept in one
 commit (at most 3,000 crops, the oldest throws out first), the adaptation is fitted on all the
-table keeps and used only when it reads the held-aside throws no worse than the shipped model, and better;
+table keeps and used only when it reads the held-aside throws no worse than the shipped model, and better,
+with the table's own die threshold when that counts more taught throws right (``vision.adapt``);
 the last line says which, and why. `dicetable read/watch --state DIR` then read with it.
 
 --state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable). It must
@@ -113,17 +115,16 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
 def _keep(store, throws, args) -> int:
     from appliance import teaching
 
-    before = teaching.taught_before(store, [(crops, labels) for _name, crops, labels in throws])
-    for (name, _crops, _labels), old in zip(throws, before):
+    before = teaching.taught_before(store, [(taught.crops, taught.labels) for _name, taught in throws])
+    for (name, _taught), old in zip(throws, before):
         if old:
             print(f"{name}: already taught at this table, skipped")
     throws = [throw for throw, old in zip(throws, before) if not old]
     if not throws:
         print(f"nothing new taught in {args.state}: the table keeps these throws already")
         return 0
-    fitted = teaching.teach(store, [(crops, labels) for _name, crops, labels in throws],
-                            "manifest" if args.manifest else "teach")
-    dice = sum(int((labels > 0).sum()) for _name, _crops, labels in throws)
+    fitted = teaching.teach(store, [taught for _name, taught in throws], "manifest" if args.manifest else "teach")
+    dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
     kept_throws, kept_crops, _last = store.count_examples()
     print(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
           f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})")
@@ -132,7 +133,8 @@ def _keep(store, throws, args) -> int:
 
 
 def _throws(args) -> list:
-    """[(name, crops, labels)] of every taught throw, all checked. Raises ValueError with the reason."""
+    """[(name, ``vision.examples.Taught``)] of every taught throw, all checked. Raises ValueError with
+    the reason."""
     from vision.reader import _models
 
     models = _models()
@@ -144,10 +146,9 @@ def _throws(args) -> list:
     for path, values in zip(args.images, args.values):
         frame = _image(path)
         try:
-            crops, labels = from_values(frame, values.replace(",", " ").split(), models)
+            out.append((str(path), from_values(frame, values.replace(",", " ").split(), models)))
         except LabelError as exc:
             raise LabelError(f"{path}: {exc}") from None
-        out.append((str(path), crops, labels))
     return out
 
 
@@ -164,8 +165,7 @@ def _manifest_throws(args, models) -> list:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
     out = []
     for photo in photos[:args.limit]:
-        crops, labels = from_boxes(_image(photo.path), photo, models)
-        out.append((photo.file, crops, labels))
+        out.append((photo.file, from_boxes(_image(photo.path), photo, models)))
     return out
 
 

@@ -168,6 +168,10 @@ def decision(fitted, taught: int) -> str:
                         "{count} throws taught: too few to learn from (at least {least}). The table reads as shipped.",
                         taught).format(count=taught, least=MIN_THROWS)
     right = dict(count=count, adapted=fitted.adapted[0], shipped=fitted.shipped[0])
+    if fitted.adaptation is not None and fitted.adaptation.die_at is not None:
+        counted = dict(count=fitted.counted[0], adapted=fitted.counted[2], shipped=fitted.counted[1])
+        return _("Checked on your throws: it counts the dice of {adapted} of {count} right with what it learned, "
+                 "{shipped} without. It now reads your dice with what it learned.").format(**counted)
     if fitted.adaptation is not None:
         return _("Checked on your throws: {adapted} of {count} read right with what it learned, {shipped} "
                  "without. It now reads your dice with what it learned.").format(**right)

@@ -29,7 +29,7 @@ def test_a_misread_roll_corrected_by_hand_is_kept_with_the_values_entered(store)
     image, reading = frame()
     assert reading.ok
     assert teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
-    _crops, labels, _throws = store.examples()
+    _crops, labels, _throws, _scores = store.examples()
     assert sorted(labels[labels > 0]) == [2, 5]
 
 

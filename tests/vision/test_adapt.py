@@ -4,12 +4,14 @@ table, are used only when they read the held-aside throws better and no worse, a
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from vision.adapt import Adaptation, AdaptedFaces, Examples, fit, fit_heads, folds
+from vision.adapt import Adaptation, AdaptedFaces, Examples, choose_die_at, fit, fit_heads, folds
 from vision.faces import CLASSES, CROP, softmax
+from vision.gate import Gate
 
 E = 96
 
@@ -67,7 +69,7 @@ class NoisyFaces(FakeFaces):
 def test_an_adaptation_that_reads_the_held_aside_throws_worse_is_never_used():
     result = fit(NoisyFaces(), taught(12, not_dice=0))
     assert result.adaptation is None
-    assert "reads worse" in result.reason and "shipped model reads" in result.reason
+    assert "heads read worse" in result.reason and "shipped model reads" in result.reason
     assert any(a < b for a, b in zip(result.adapted, result.shipped))
 
 
@@ -81,7 +83,7 @@ class SureFaces(NoisyFaces):
 
 def test_an_adaptation_that_reads_the_held_aside_throws_no_better_is_never_used():
     result = fit(SureFaces(), taught(12, not_dice=0))
-    assert result.adaptation is None and "reads no better" in result.reason
+    assert result.adaptation is None and "heads read no better" in result.reason
     assert result.adapted == result.shipped
 
 
@@ -129,6 +131,10 @@ def test_the_adaptation_round_trips_through_its_json_and_refuses_other_text():
     assert b.face_model == "abc" and np.allclose(a.adapt(logits, emb), b.adapt(logits, emb))
     with pytest.raises(ValueError, match="not an adaptation"):
         Adaptation.from_json('{"mean": [1]}')
+    own = replace(Adaptation.identity(E), die_at=0.5, doubt_at=0.4)
+    assert (Adaptation.from_json(own.to_json()).die_at, Adaptation.from_json(own.to_json()).doubt_at) == (0.5, 0.4)
+    with pytest.raises(ValueError, match="threshold outside"):
+        Adaptation.from_json(own.to_json().replace('"die_at": 0.5', '"die_at": 5'))
 
 
 def test_fitting_fifty_taught_throws_takes_well_under_five_seconds_of_one_core():
@@ -149,3 +155,63 @@ def test_the_adapted_reader_wraps_the_probabilities_of_the_crops_it_is_given():
     pr = AdaptedFaces(faces, a).probabilities(frame, [Cand()])
     assert pr.shape == (1, CLASSES) and np.argmax(pr[0]) == 5
     assert AdaptedFaces(faces, a).probabilities(frame, []).shape == (0, CLASSES)
+
+
+# A gate that trusts the finder more than the face reader, as the shipped one does.
+GATE = Gate(score_weight=1.0, face_weight=0.1, die_at=0.8, doubt_at=0.7, sure_at=0.9)
+
+
+def throws_of(dice: list[list[float]], others: list[list[float]]):
+    """(die, labels, throws) of throws whose dice and other candidates have these P(die)."""
+    die, labels, throws = [], [], []
+    for t, (d, o) in enumerate(zip(dice, others)):
+        die += d + o
+        labels += [3] * len(d) + [0] * len(o)
+        throws += [t] * (len(d) + len(o))
+    return np.array(die, float), np.array(labels), np.array(throws)
+
+
+def test_a_table_whose_dice_the_gate_weighs_low_counts_them_from_the_middle_of_the_safe_range():
+    # Its dice at 0.62-0.9, the rest below 0.2: every threshold from 0.35 (doubt 0.25) to 0.6 counts
+    # all four throws right, the shipped 0.8 two of them; the middle of that range is the table's.
+    die, labels, throws = throws_of([[0.9, 0.62], [0.95, 0.7], [0.99], [0.85, 0.9]], [[0.1], [0.2], [], [0.05]])
+    assert choose_die_at(die, labels, throws, GATE) == (0.45, (4, 2, 4))
+
+
+def test_a_table_the_shipped_threshold_counts_right_keeps_it():
+    die, labels, throws = throws_of([[0.9, 0.95], [0.99]], [[0.1], []])
+    assert choose_die_at(die, labels, throws, GATE) == (0.8, (2, 2, 2))
+
+
+def test_throws_taught_without_their_finder_scores_choose_no_threshold():
+    die, labels, throws = throws_of([[0.6, 0.62], [0.6]], [[0.1], []])
+    die[:] = np.nan
+    assert choose_die_at(die, labels, throws, GATE) == (0.8, (0, 0, 0))
+
+
+def test_a_threshold_that_would_count_a_taught_non_die_as_a_doubt_is_not_chosen():
+    # The other candidate at 0.5 is not a die: any threshold low enough for the 0.6 die makes it a
+    # doubt (or a die), so that throw counts wrong everywhere; the shipped threshold stays.
+    die, labels, throws = throws_of([[0.9, 0.6], [0.95]], [[0.5], []])
+    assert choose_die_at(die, labels, throws, GATE) == (0.8, (2, 1, 1))
+
+
+def test_the_table_reads_with_its_own_die_threshold_when_its_taught_dice_are_weighed_low():
+    examples = taught(12, not_dice=1)
+    # The finder's peaks on this table's dice are weak (0.3), on what is no die weaker still.
+    scores = np.where(examples.labels > 0, 0.3, 0.01)
+    result = fit(SureFaces(), Examples(examples.crops, examples.labels, examples.throws, scores), gate=GATE)
+    a = result.adaptation
+    assert a is not None and a.die_at < GATE.die_at and a.doubt_at == pytest.approx(a.die_at - 0.1)
+    assert "own die threshold" in result.reason and "heads read no better" in result.reason
+    assert result.counted == (12, 0, 12)
+    logits, emb = SureFaces().outputs(examples.crops)
+    assert np.allclose(a.adapt(logits, emb), softmax(logits))  # the heads change nothing
+    assert a.gate(GATE).die_at == a.die_at and a.gate(GATE).score_weight == GATE.score_weight
+
+
+def test_a_table_whose_dice_the_gate_already_counts_keeps_the_shipped_threshold():
+    examples = taught(12, not_dice=1)
+    scores = np.where(examples.labels > 0, 0.95, 0.01)
+    result = fit(SureFaces(), Examples(examples.crops, examples.labels, examples.throws, scores), gate=GATE)
+    assert result.adaptation is None and result.counted == (12, 12, 12)

@@ -64,9 +64,9 @@ def test_teaching_keeps_the_throws_and_says_whether_the_adaptation_is_used(taugh
     assert main(["teach", *teach_args(more, THROWS[:2]), "--state", str(taught)]) == 0
     out = capsys.readouterr().out
     # The shipped model reads these synthetic throws right already: an adaptation could do no better.
-    assert "taught 2 throws (6 dice)" in out and "adaptation not used: the adaptation reads no better" in out
+    assert "taught 2 throws (6 dice)" in out and "adaptation not used: the heads read no better" in out
     (throws, crops, _last), saved = kept(taught)
-    assert throws == 8 and crops >= 24 and "reads no better" in json.loads(saved)["reason"]
+    assert throws == 8 and crops >= 24 and "read no better" in json.loads(saved)["reason"]
 
 
 @pytest.mark.parametrize("change, message", [

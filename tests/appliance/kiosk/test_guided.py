@@ -106,7 +106,7 @@ def test_a_throw_read_wrong_is_corrected_on_the_hand_entry_and_kept_with_the_val
     app.select(6), app.select(4)  # digits set the dice: "6 4"
     app.choose("handok")
     assert app.screen == "guided" and app.guided.pending is None and app.guided.taught() == 1
-    _crops, labels, _throws = store.examples()
+    _crops, labels, _throws, _scores = store.examples()
     assert sorted(v for v in labels if v) == [4, 6]
 
 

@@ -6,6 +6,7 @@ PNGs, to be looked at."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -15,7 +16,7 @@ from appliance import i18n
 from appliance.kiosk import guided_view
 from appliance.kiosk import theme as th
 from appliance.kiosk.draw import CameraFeed, draw
-from vision.adapt import Fitted
+from vision.adapt import Adaptation, Fitted
 from vision.reading import unreadable
 from vision.sources import ExposureUnsupported
 
@@ -80,7 +81,10 @@ def tour(app, camera, show) -> None:
     app.guided.fitting = "asked"
     show("teach-fitting")
     app.guided.fitting = ""
-    for name, fitted, taught in (("used", Fitted(object(), "", (4, 20, 0), (6, 29, 0), 6), 6),
+    heads = Adaptation.identity(8)
+    for name, fitted, taught in (("used", Fitted(heads, "", (4, 20, 0), (6, 29, 0), 6), 6),
+                                 ("counted", Fitted(replace(heads, die_at=0.45, doubt_at=0.35), "", (6, 30, 0),
+                                                    (6, 30, 0), 6, 0.1, (6, 2, 6)), 6),
                                  ("not-used", Fitted(None, "", (6, 30, 0), (6, 30, 0), 6), 6),
                                  ("too-few", Fitted(None, ""), 3)):
         app.guided.decision = guided_view.decision(fitted, taught)
@@ -127,5 +131,5 @@ def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, t
         tour(app, camera, show)
     finally:
         i18n.set_language("en")
-    assert len(shown) == 22
+    assert len(shown) == 23
     assert not problems, "\n".join(problems)

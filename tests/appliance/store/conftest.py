@@ -19,10 +19,12 @@ def upgraded():
 @contextmanager
 def _upgraded(state_dir, version: int, tables: tuple[str, ...]):
     """The store in ``state_dir`` made as version ``version`` wrote it (``tables`` dropped, which it
-    did not have), then opened: it must be upgraded in place to ``SCHEMA_VERSION``, nothing moved
-    aside. Yields the open ``Store``."""
+    did not have; a "table.column" there drops that column), then opened: it must be upgraded in
+    place to ``SCHEMA_VERSION``, nothing moved aside. Yields the open ``Store``."""
     db = sqlite3.connect(state_dir / FILENAME)
-    db.executescript("".join(f"DROP TABLE {t}; " for t in tables) + f"PRAGMA user_version = {version};")
+    drops = [f"ALTER TABLE {t.split('.')[0]} DROP COLUMN {t.split('.')[1]}" if "." in t else f"DROP TABLE {t}"
+             for t in tables]
+    db.executescript("".join(f"{d}; " for d in drops) + f"PRAGMA user_version = {version};")
     db.close()
     with Store.open(state_dir) as s:
         assert s.notice is None and s.moved_to is None

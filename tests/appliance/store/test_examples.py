@@ -25,10 +25,19 @@ def test_taught_throws_come_back_exactly_after_reopening(tmp_path):
     with Store.open(tmp_path) as s:
         assert s.add_throws([a, b], "teach") == [1, 2]
     with Store.open(tmp_path) as s:
-        crops, values, throws = s.examples()
+        crops, values, throws, scores = s.examples()
         assert s.count_examples() == (2, 7, 2)
     assert np.array_equal(crops, np.concatenate([a[0], b[0]])) and crops.dtype == np.uint8
     assert list(values) == [4] * 5 + [0] * 2 and list(throws) == [1] * 5 + [2] * 2
+    assert np.isnan(scores).all()  # taught without the finder's scores: unknown
+
+
+def test_the_finder_scores_of_a_taught_throw_come_back_with_its_crops(tmp_path):
+    crops, values = throw(3, 2)
+    with Store.open(tmp_path) as s:
+        s.add_throws([(crops, values, [0.9, 0.45, 0.05])], "teach")
+    with Store.open(tmp_path) as s:
+        assert list(s.examples()[3]) == [0.9, 0.45, 0.05]
 
 
 def test_the_store_keeps_at_most_its_bound_and_drops_the_oldest_throws_first(tmp_path, monkeypatch):
@@ -36,7 +45,7 @@ def test_the_store_keeps_at_most_its_bound_and_drops_the_oldest_throws_first(tmp
     with Store.open(tmp_path) as s:
         for k in range(6):
             s.add_throws([throw(5, k + 1, seed=k)], "teach")
-        crops, values, throws = s.examples()
+        crops, values, throws, _scores = s.examples()
     # 30 crops taught, 12 kept at most: whole throws go, the oldest first, so the newest two stay
     assert list(values) == [5] * 5 + [6] * 5 and list(np.unique(throws)) == [5, 6]
 
@@ -52,7 +61,9 @@ def test_forgetting_these_dice_removes_every_crop_and_the_adaptation(tmp_path):
 
 
 @pytest.mark.parametrize("bad", [(np.zeros((2, 32, 32), np.uint8), [1, 2]), (np.zeros((2, 32, 32, 3)), [1, 2]),
-                                 (np.zeros((2, 32, 32, 3), np.uint8), [1, 7]), (np.zeros((2, 32, 32, 3), np.uint8), [1])])
+                                 (np.zeros((2, 32, 32, 3), np.uint8), [1, 7]), (np.zeros((2, 32, 32, 3), np.uint8), [1]),
+                                 (np.zeros((2, 32, 32, 3), np.uint8), [1, 2], [0.5]),
+                                 (np.zeros((2, 32, 32, 3), np.uint8), [1, 2], [0.5, 1.5])])
 def test_a_bad_throw_is_refused_and_nothing_of_the_batch_is_kept(tmp_path, bad):
     with Store.open(tmp_path) as s:
         with pytest.raises(ValueError):
@@ -70,6 +81,18 @@ def test_a_store_of_the_previous_version_gets_the_taught_dice_in_place(tmp_path,
         s.add_throws([throw(2)], "teach")
     with Store.open(tmp_path) as s:
         assert s.count_examples() == (1, 2, 1)
+
+
+def test_crops_taught_before_the_finder_scores_were_kept_stay_and_have_none(tmp_path, upgraded):
+    with Store.open(tmp_path) as s:
+        s.db.execute("ALTER TABLE examples DROP COLUMN score")  # as version 4 made it
+        s.db.executemany("INSERT INTO examples (throw, value, crop, source, added) VALUES (1, 4, ?, 'teach', 0)",
+                         [(c.tobytes(),) for c in throw(2)[0]])
+    with upgraded(tmp_path, 4, ()) as s:
+        s.add_throws([(*throw(1, 5), [0.8])], "teach")
+        _crops, values, throws, scores = s.examples()
+    assert list(values) == [4, 4, 5] and list(throws) == [1, 1, 2]
+    assert np.isnan(scores[:2]).all() and scores[2] == 0.8
 
 
 TEACHER = textwrap.dedent("""
@@ -93,7 +116,7 @@ def test_a_pulled_plug_mid_teach_loses_no_throw_that_was_kept(tmp_path):
     committed = len([line for line in said if line.strip()])
     with Store.open(tmp_path) as s:
         assert s.notice is None
-        crops, values, throws = s.examples()
+        crops, values, throws, _scores = s.examples()
     n = len(np.unique(throws))
     assert n >= committed and len(values) == 5 * n  # every throw said kept is there, none in part
     assert all(len(set(values[throws == t])) == 1 for t in np.unique(throws))

@@ -56,7 +56,7 @@ def test_a_store_of_the_previous_version_gets_the_pictures_in_place(tmp_path, up
         game = s.start_game({"game": "maexle", "players": ["Ann", "Bo"]})
         s.record(game, {"announce": 31}, [])
         s.add_throws([(frame(3, (2, 32, 32, 3)), [4, 5])], "teach")
-    with upgraded(tmp_path, 3, ("images",)) as s:
+    with upgraded(tmp_path, 3, ("images", "examples.score")) as s:
         assert len(s.unfinished().actions) == 1 and s.count_examples() == (1, 2, 1)
         s.save_image("reference", frame(4))
     with Store.open(tmp_path) as s:
