@@ -29,8 +29,9 @@ reader counts too few. From the taught throws whose crops have their finder scor
 "counted right" at a threshold when every taught die is at least that likely a die and everything
 else less likely than its doubt (the shipped gap below it): what the reader would count. The
 thresholds of ``DIE_AT_CHOICES`` that count the most throws right form a range; the middle of the
-widest such range (the largest margin on both sides) is the table's, used only when it counts more
-throws right than the shipped one (the heads' held-aside readings are used when the heads are).
+widest such range (the largest margin on both sides) is the table's. It is checked as the heads are:
+chosen in each fold from the other folds' throws, it must count more of the held-aside throws right
+than the shipped threshold counts (the heads' held-aside readings are weighed when the heads are used).
 
 >>> import numpy as np
 >>> examples = Examples.empty()
@@ -318,13 +319,62 @@ def _out_of_fold(logits, emb, labels, fold, l2: float) -> np.ndarray:
     return out
 
 
+def _counted(sides, at: float, gap: float) -> int:
+    """How many throws (pairs of their dice's and their other candidates' P(die)) a die threshold
+    ``at`` (a doubt ``gap`` below it) counts right."""
+    return sum(bool((dice >= at).all() and (other < at - gap).all()) for dice, other in sides)
+
+
+def _widest_best(sides, gate: Gate) -> float | None:
+    """The middle of the widest range of ``DIE_AT_CHOICES`` that count the most of ``sides`` right,
+    or None when none counts more of them right than ``gate.die_at``."""
+    gap = gate.die_at - gate.doubt_at
+    right = [_counted(sides, at, gap) for at in DIE_AT_CHOICES]
+    best = max(right, default=0)
+    if best <= _counted(sides, gate.die_at, gap):
+        return None
+    runs, start = [], None
+    for k, r in enumerate(right + [-1]):
+        if r == best and start is None:
+            start = k
+        elif r != best and start is not None:
+            runs.append((start, k))
+            start = None
+    first, end = max(runs, key=lambda run: run[1] - run[0])
+    return DIE_AT_CHOICES[(first + end - 1) // 2]
+
+
+def choose_die_at(die: np.ndarray, labels: np.ndarray, throws: np.ndarray, gate: Gate,
+                  seed: int = 0) -> tuple[float, tuple[int, int, int]]:
+    """(the table's die threshold, (the taught throws weighed, how many of them ``gate.die_at``
+    counts right, how many the table's choice counts right held aside)) from each crop's (N,)
+    probability of a die ``die`` (NaN: its throw is left out), its (N,) label (0: not a die) and
+    (N,) throw; ``seed``: the folds (``folds``). The threshold is ``gate.die_at`` unless the choice
+    (see the module docstring), made in each fold from the other folds' throws, counts more of the
+    held-aside throws right than ``gate.die_at`` counts."""
+    gap = gate.die_at - gate.doubt_at
+    known = np.array([t for t in np.unique(throws) if not np.isnan(die[throws == t]).any()], np.int64)
+    sides = [(die[(throws == t) & (labels > 0)], die[(throws == t) & (labels == 0)]) for t in known]
+    shipped = _counted(sides, gate.die_at, gap)
+    chosen = _widest_best(sides, gate)
+    if chosen is None:
+        return gate.die_at, (len(sides), shipped, shipped)
+    fold = folds(known, seed)
+    held = 0
+    for k in np.unique(fold):
+        rest = [side for side, f in zip(sides, fold) if f != k]
+        at = _widest_best(rest, gate) or gate.die_at
+        held += _counted([side for side, f in zip(sides, fold) if f == k], at, gap)
+    return (chosen if held > shipped else gate.die_at), (len(sides), shipped, held)
+
+
 @dataclass(frozen=True)
 class Fitted:
     """What ``fit`` made: the adaptation to read with, or None (the shipped model stays); the
     reason, one sentence for the journal; the held-aside figures (``_score``) of the shipped model
     and of the heads, the throws checked, the fitting time in s, and ``counted``: the taught throws
-    with finder scores, and how many of them the shipped die threshold and the table's count right
-    (``choose_die_at``)."""
+    with finder scores, and how many of them the shipped die threshold counts right, and the
+    table's choice held aside (``choose_die_at``)."""
 
     adaptation: Adaptation | None
     reason: str
@@ -340,36 +390,6 @@ def die_probabilities(gate: Gate, scores: np.ndarray, pr: np.ndarray) -> np.ndar
     and (N, CLASSES) face probabilities ``pr``; NaN where the score is unknown."""
     return np.array([np.nan if np.isnan(s) else gate.die(float(s), 1.0 - float(p[NOT_A_FACE]))
                      for s, p in zip(scores, pr)])
-
-
-def choose_die_at(die: np.ndarray, labels: np.ndarray, throws: np.ndarray,
-                  gate: Gate) -> tuple[float, tuple[int, int, int]]:
-    """(the table's die threshold, (the taught throws weighed, how many ``gate.die_at`` counts right,
-    how many the table's threshold counts right)) from each crop's (N,) probability of a die ``die``
-    (NaN: its throw is left out), its (N,) label (0: not a die) and (N,) throw (see the module
-    docstring). The threshold is ``gate.die_at`` unless one of ``DIE_AT_CHOICES`` counts more
-    throws right."""
-    gap = gate.die_at - gate.doubt_at
-    known = [t for t in np.unique(throws) if not np.isnan(die[throws == t]).any()]
-    sides = [(die[(throws == t) & (labels > 0)], die[(throws == t) & (labels == 0)]) for t in known]
-
-    def counted(at: float) -> int:
-        return sum(bool((dice >= at).all() and (other < at - gap).all()) for dice, other in sides)
-
-    shipped = counted(gate.die_at)
-    right = [counted(at) for at in DIE_AT_CHOICES]
-    best = max(right, default=0)
-    if best <= shipped:
-        return gate.die_at, (len(sides), shipped, shipped)
-    runs, start = [], None
-    for k, r in enumerate(right + [-1]):
-        if r == best and start is None:
-            start = k
-        elif r != best and start is not None:
-            runs.append((start, k))
-            start = None
-    first, end = max(runs, key=lambda run: run[1] - run[0])
-    return DIE_AT_CHOICES[(first + end - 1) // 2], (len(sides), shipped, best)
 
 
 def embed(faces, crops: np.ndarray, batch: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -423,20 +443,20 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", gate: Ga
     # head fitted on a few dozen crops can still move readings it was never shown (never worse first).
     heads_used = not worse and adapted != shipped
     pr = held[l2] if heads_used else softmax(logits)
-    die_at, counted = choose_die_at(die_probabilities(gate, examples.scores, pr), lab, thr, gate)
+    die_at, counted = choose_die_at(die_probabilities(gate, examples.scores, pr), lab, thr, gate, seed)
     heads = fit_heads(logits, emb, lab, face_model, l2) if heads_used else Adaptation.identity(emb.shape[1], face_model)
     verdict = (f"adapted to {n_throws} taught throws ({figures})" if heads_used else
                f"the heads read {'worse' if worse else 'no better'} ({figures})")
     own = die_at != gate.die_at
     if own:
         heads = replace(heads, die_at=die_at, doubt_at=round(max(0.0, die_at - (gate.die_at - gate.doubt_at)), 2))
-        reason = (f"{verdict}; the table's own die threshold {die_at:.2f} (shipped {gate.die_at:.2f}): {counted[2]} "
-                  f"of {counted[0]} taught throws counted right, {counted[1]} at the shipped one")
+        reason = (f"{verdict}; the table's own die threshold {die_at:.2f} (shipped {gate.die_at:.2f}): held aside, "
+                  f"{counted[2]} of {counted[0]} taught throws counted right, {counted[1]} at the shipped one")
     elif heads_used:
         reason = (f"{verdict}; the shipped die threshold ({counted[1]} of {counted[0]} taught throws counted right, "
-                  "none counts more)")
+                  f"a threshold of their own {counted[2]} held aside)")
     else:
-        reason = (f"{verdict}, and no die threshold counts more taught throws right than the shipped one "
-                  f"({counted[1]} of {counted[0]}): the shipped model reads")
+        reason = (f"{verdict}, and the shipped die threshold counts as many taught throws right as one of their own "
+                  f"held aside, or more ({counted[1]} and {counted[2]} of {counted[0]}): the shipped model reads")
     return Fitted(heads if heads_used or own else None, reason, shipped, adapted, n_throws, time.perf_counter() - t0,
                   counted)

@@ -173,9 +173,17 @@ def throws_of(dice: list[list[float]], others: list[list[float]]):
 
 def test_a_table_whose_dice_the_gate_weighs_low_counts_them_from_the_middle_of_the_safe_range():
     # Its dice at 0.62-0.9, the rest below 0.2: every threshold from 0.35 (doubt 0.25) to 0.6 counts
-    # all four throws right, the shipped 0.8 two of them; the middle of that range is the table's.
+    # all four throws right, the shipped 0.8 two of them; the middle of that range is the table's,
+    # and each throw held aside is counted right by the threshold the other three choose.
     die, labels, throws = throws_of([[0.9, 0.62], [0.95, 0.7], [0.99], [0.85, 0.9]], [[0.1], [0.2], [], [0.05]])
     assert choose_die_at(die, labels, throws, GATE) == (0.45, (4, 2, 4))
+
+
+def test_a_lower_threshold_that_one_taught_throw_alone_asks_for_is_not_taken():
+    # Only the first throw needs a lower threshold: held aside, the others do not choose one, so it
+    # is not counted right, and the held-aside count is the shipped one's.
+    die, labels, throws = throws_of([[0.6, 0.9], [0.9], [0.95], [0.9]], [[0.1], [], [0.1], []])
+    assert choose_die_at(die, labels, throws, GATE) == (0.8, (4, 3, 3))
 
 
 def test_a_table_the_shipped_threshold_counts_right_keeps_it():
