@@ -1,8 +1,8 @@
 """A table's own dice: a small per-table head on the face reader's embedding, fitted in numpy.
 
 The shipped face reader (``vision.faces``) gives, for each crop, eight logits and an embedding
-(128 numbers from the shipped model). From one table's labelled crops (``Examples``: values 1-6, and
-optionally 0 for "not a die") two small residual heads are fitted on the standardised embedding:
+(``FaceReader.embedding_size`` numbers). From one table's labelled crops (``Examples``: values 1-6,
+and optionally 0 for "not a die") two small residual heads are fitted on the standardised embedding:
 
 - the value head adds ``x @ W + b`` to the shipped logits of the values 1-6 (which face it shows);
 - the face head, only when both dice and "not a die" crops were taught, adds ``x @ w + c`` to the
@@ -60,7 +60,7 @@ MIN_NOT_A_DIE = 20  # "not a die" crops (and dice) needed before the face head i
 # the same labels.
 CONTRADICTED_AT_MOST = 0.25
 # The heads' ridge penalties tried (on standardised embeddings): ten taught throws are a few dozen
-# crops against 96 numbers each, so the penalty must be strong; the check picks one.
+# crops against embeddings of over a hundred numbers, so the penalty must be strong; the check picks one.
 L2_CHOICES = (1.0, 10.0)
 STEPS = 300
 # The die thresholds a table may choose (probabilities of ``vision.gate.Gate.die``): below 0.3 a
