@@ -28,7 +28,8 @@ its dice a weaker peak, so the gate (``vision.gate``) weighs them below its die 
 reader counts too few. From the taught throws whose crops have their finder score, each throw is
 "counted right" at a threshold when every taught die is at least that likely a die and everything
 else less likely than its doubt (the shipped gap below it): what the reader would count. The
-thresholds of ``DIE_AT_CHOICES`` that count the most throws right form a range; the middle of the
+thresholds of ``DIE_AT_CHOICES`` from the shipped doubt threshold up that count the most throws
+right form a range; the middle of the
 widest such range (the largest margin on both sides) is the table's. It is checked as the heads are:
 chosen in each fold from the other folds' throws, it must count more of the held-aside throws right
 than the shipped threshold counts (the heads' held-aside readings are weighed when the heads are used).
@@ -63,8 +64,9 @@ CONTRADICTED_AT_MOST = 0.25
 # crops against embeddings of over a hundred numbers, so the penalty must be strong; the check picks one.
 L2_CHOICES = (1.0, 10.0)
 STEPS = 300
-# The die thresholds a table may choose (probabilities of ``vision.gate.Gate.die``): below 0.3 a
-# candidate is likelier no die than a die by a wide margin, whatever the table was taught.
+# The die thresholds a table may choose (probabilities of ``vision.gate.Gate.die``), those at least
+# the gate's doubt threshold: a table resolves what its reader doubts, and never counts as a die what
+# the reader takes for none (what a wrong count taught would ask for).
 DIE_AT_CHOICES = tuple(round(0.3 + 0.05 * k, 2) for k in range(14))
 
 
@@ -326,10 +328,11 @@ def _counted(sides, at: float, gap: float) -> int:
 
 
 def _widest_best(sides, gate: Gate) -> float | None:
-    """The middle of the widest range of ``DIE_AT_CHOICES`` that count the most of ``sides`` right,
-    or None when none counts more of them right than ``gate.die_at``."""
+    """The middle of the widest range of ``DIE_AT_CHOICES`` (at least ``gate.doubt_at``) that count
+    the most of ``sides`` right, or None when none counts more of them right than ``gate.die_at``."""
     gap = gate.die_at - gate.doubt_at
-    right = [_counted(sides, at, gap) for at in DIE_AT_CHOICES]
+    choices = [at for at in DIE_AT_CHOICES if at >= gate.doubt_at]
+    right = [_counted(sides, at, gap) for at in choices]
     best = max(right, default=0)
     if best <= _counted(sides, gate.die_at, gap):
         return None
@@ -341,7 +344,7 @@ def _widest_best(sides, gate: Gate) -> float | None:
             runs.append((start, k))
             start = None
     first, end = max(runs, key=lambda run: run[1] - run[0])
-    return DIE_AT_CHOICES[(first + end - 1) // 2]
+    return choices[(first + end - 1) // 2]
 
 
 def choose_die_at(die: np.ndarray, labels: np.ndarray, throws: np.ndarray, gate: Gate,

@@ -157,8 +157,9 @@ def test_the_adapted_reader_wraps_the_probabilities_of_the_crops_it_is_given():
     assert AdaptedFaces(faces, a).probabilities(frame, []).shape == (0, CLASSES)
 
 
-# A gate that trusts the finder more than the face reader, as the shipped one does.
-GATE = Gate(score_weight=1.0, face_weight=0.1, die_at=0.8, doubt_at=0.7, sure_at=0.9)
+# A gate that trusts the finder more than the face reader, as the shipped one does; a die from 0.7, a
+# doubt from 0.4.
+GATE = Gate(score_weight=1.0, face_weight=0.1, die_at=0.7, doubt_at=0.4, sure_at=0.9)
 
 
 def throws_of(dice: list[list[float]], others: list[list[float]]):
@@ -172,45 +173,52 @@ def throws_of(dice: list[list[float]], others: list[list[float]]):
 
 
 def test_a_table_whose_dice_the_gate_weighs_low_counts_them_from_the_middle_of_the_safe_range():
-    # Its dice at 0.62-0.9, the rest below 0.2: every threshold from 0.35 (doubt 0.25) to 0.6 counts
-    # all four throws right, the shipped 0.8 two of them; the middle of that range is the table's,
-    # and each throw held aside is counted right by the threshold the other three choose.
-    die, labels, throws = throws_of([[0.9, 0.62], [0.95, 0.7], [0.99], [0.85, 0.9]], [[0.1], [0.2], [], [0.05]])
-    assert choose_die_at(die, labels, throws, GATE) == (0.45, (4, 2, 4))
+    # Its dice at 0.62-0.9, the rest at most 0.1: every threshold from 0.45 (doubt 0.15) to 0.6
+    # counts all four throws right, the shipped 0.7 two of them; the middle of that range is the
+    # table's, and each throw held aside is counted right by the threshold the other three choose.
+    die, labels, throws = throws_of([[0.9, 0.62], [0.95, 0.66], [0.99], [0.85, 0.9]], [[0.1], [0.1], [], [0.05]])
+    assert choose_die_at(die, labels, throws, GATE) == (0.5, (4, 2, 4))
+
+
+def test_a_table_never_counts_as_a_die_what_its_reader_takes_for_none():
+    # Its dice at 0.35, below the gate's doubt: no threshold a table may choose counts them.
+    die, labels, throws = throws_of([[0.35, 0.9], [0.35], [0.9], [0.35]], [[0.01], [], [0.01], []])
+    assert choose_die_at(die, labels, throws, GATE) == (0.7, (4, 1, 1))
 
 
 def test_a_lower_threshold_that_one_taught_throw_alone_asks_for_is_not_taken():
     # Only the first throw needs a lower threshold: held aside, the others do not choose one, so it
     # is not counted right, and the held-aside count is the shipped one's.
     die, labels, throws = throws_of([[0.6, 0.9], [0.9], [0.95], [0.9]], [[0.1], [], [0.1], []])
-    assert choose_die_at(die, labels, throws, GATE) == (0.8, (4, 3, 3))
+    assert choose_die_at(die, labels, throws, GATE) == (0.7, (4, 3, 3))
 
 
 def test_a_table_the_shipped_threshold_counts_right_keeps_it():
     die, labels, throws = throws_of([[0.9, 0.95], [0.99]], [[0.1], []])
-    assert choose_die_at(die, labels, throws, GATE) == (0.8, (2, 2, 2))
+    assert choose_die_at(die, labels, throws, GATE) == (0.7, (2, 2, 2))
 
 
 def test_throws_taught_without_their_finder_scores_choose_no_threshold():
     die, labels, throws = throws_of([[0.6, 0.62], [0.6]], [[0.1], []])
     die[:] = np.nan
-    assert choose_die_at(die, labels, throws, GATE) == (0.8, (0, 0, 0))
+    assert choose_die_at(die, labels, throws, GATE) == (0.7, (0, 0, 0))
 
 
 def test_a_threshold_that_would_count_a_taught_non_die_as_a_doubt_is_not_chosen():
     # The other candidate at 0.5 is not a die: any threshold low enough for the 0.6 die makes it a
-    # doubt (or a die), so that throw counts wrong everywhere; the shipped threshold stays.
+    # doubt, so that throw counts wrong everywhere; the shipped threshold stays.
     die, labels, throws = throws_of([[0.9, 0.6], [0.95]], [[0.5], []])
-    assert choose_die_at(die, labels, throws, GATE) == (0.8, (2, 1, 1))
+    assert choose_die_at(die, labels, throws, GATE) == (0.7, (2, 1, 1))
 
 
 def test_the_table_reads_with_its_own_die_threshold_when_its_taught_dice_are_weighed_low():
     examples = taught(12, not_dice=1)
-    # The finder's peaks on this table's dice are weak (0.3), on what is no die weaker still.
+    # The finder's peaks on this table's dice are weak (0.3: about 0.5 a die), on what is no die weaker still.
     scores = np.where(examples.labels > 0, 0.3, 0.01)
     result = fit(SureFaces(), Examples(examples.crops, examples.labels, examples.throws, scores), gate=GATE)
     a = result.adaptation
-    assert a is not None and a.die_at < GATE.die_at and a.doubt_at == pytest.approx(a.die_at - 0.1)
+    assert a is not None and GATE.doubt_at <= a.die_at < GATE.die_at
+    assert a.doubt_at == pytest.approx(a.die_at - (GATE.die_at - GATE.doubt_at))
     assert "own die threshold" in result.reason and "heads read no better" in result.reason
     assert result.counted == (12, 0, 12)
     logits, emb = SureFaces().outputs(examples.crops)
