@@ -264,7 +264,8 @@ class Store:
             (version,) = db.execute("PRAGMA user_version").fetchone()
             if version != SCHEMA_VERSION:
                 raise StoreError(errno.EPROTO, f"{path}: saved by {'a newer' if version > SCHEMA_VERSION else 'an older'} "
-                                               f"version (schema {version}, this one reads {SCHEMA_VERSION})")
+                                               f"version (schema {version}, this one reads {SCHEMA_VERSION}"
+                                               f"{'' if version > SCHEMA_VERSION else '; the kiosk or dicetable teach upgrades it'})")
         except sqlite3.Error as exc:
             db.close()
             raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None

@@ -138,6 +138,11 @@ def reader(state_dir, name: str):
     from appliance.store import FILENAME, Store, StoreError
     from vision.reader import read_dice
 
+    if not Path(state_dir).is_dir():
+        what = "is not a directory" if Path(state_dir).exists() else "does not exist"
+        print(f"{name}: the state directory {state_dir} {what} (give the directory that holds {FILENAME})",
+              file=sys.stderr)
+        return None
     if not (Path(state_dir) / FILENAME).is_file():
         print(f"{name}: {state_dir} holds no taught dice (teach them first: dicetable teach ... --state {state_dir})",
               file=sys.stderr)

@@ -9,8 +9,9 @@ Two ways a throw is labelled:
 - ``from_values``: the throw's values (a confirmed or corrected roll, ``dicetable teach IMAGE
   --values``), in any order. The reader finds the dice; they must not be more than the values.
   When they are fewer, the table was told how many dice lie there: the candidates likeliest to be
-  dice make up the count, if they are at least as likely as the lowest die threshold a table may
-  choose (``vision.adapt.DIE_AT_CHOICES``): a die the table misses is what it must learn to count.
+  dice make up the count if the reader had them as doubts (at least the gate's ``doubt_at``: "may
+  be a die"), for a die the table misses is what it must learn to count; the count never makes a
+  die of what the reader takes for none (a value given too many would teach a die that is not there).
   The values are given to the dice in the assignment the shipped face reader finds likeliest (for
   up to ``EXACT_UP_TO`` dice every assignment is tried, beyond that the surest die chooses first):
   with one die misread, the others keep their values and the misread one gets the value left over.
@@ -30,7 +31,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from vision.adapt import DIE_AT_CHOICES
 from vision.faces import COCKED, crops
 from vision.reader import Models, Weighed, read_dice
 from vision.reading import DiceReading
@@ -93,12 +93,12 @@ def assign(probabilities: np.ndarray, values: tuple[int, ...]) -> list[int]:
 def from_values(bgr: np.ndarray, values, models: Models) -> Taught:
     """The ``Taught`` throw in an (H, W, 3) uint8 BGR frame whose dice show ``values`` (any order).
     Raises LabelError when a value is not 1-6, or the reader finds more dice than values or too
-    few candidates likely enough to make up their number (nothing is taught then)."""
+    few doubts to make up their number (nothing is taught then)."""
     values = check_values(values)
     n = len(values)
     reads = sorted(_weighed(bgr, n, models), key=lambda r: -r.die)
     found = sum(r.die >= models.gate.die_at for r in reads)
-    if found > n or len(reads) < n or reads[n - 1].die < DIE_AT_CHOICES[0]:
+    if found > n or len(reads) < n or reads[n - 1].die < models.gate.doubt_at:
         raise LabelError(f"the reader finds {found} {'die' if found == 1 else 'dice'} there, but {n} "
                          f"{'value was' if n == 1 else 'values were'} given")
     labels = assign(models.faces.probabilities(bgr, [r.cand for r in reads[:n]]), values)
@@ -107,10 +107,15 @@ def from_values(bgr: np.ndarray, values, models: Models) -> Taught:
 
 def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
     """The ``Taught`` throw, as ``from_values`` gives it, of a labelled photo (``vision.photos.Photo``:
-    its ``boxes`` and ``box_values``) in an (H, W, 3) uint8 BGR frame."""
+    its ``boxes`` and ``box_values``) in an (H, W, 3) uint8 BGR frame. Raises LabelError when a
+    value is not 1-6 or no labelled die is found where its box is (nothing is taught then)."""
     from vision.evaluate import match
 
+    check_values(photo.box_values)
     reads = _weighed(bgr, len(photo.values), models)
     pairs = match(photo, DiceReading("ok", tuple(r.as_die() for r in reads)))
+    if photo.box_values and not pairs:
+        raise LabelError(f"the reader finds none of the {len(photo.box_values)} labelled dice where their boxes are "
+                         "(boxes of another image size?)")
     value_of = {di: photo.box_values[li] for li, di in pairs}
     return _taught(bgr, reads, [value_of.get(i, 0) for i in range(len(reads))])

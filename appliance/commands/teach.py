@@ -2,8 +2,8 @@
 
 IMAGE... with --values: each IMAGE is one throw, and each --values (given once per IMAGE, in the
 same order) says what its dice show, in any order ("1 3 3 4 6"). The reader finds the dice; there
-must not be more than values, and when there are fewer its candidates likeliest to be dice make up
-the number if they are likely enough (``vision.examples.from_values``). The values go to the dice as
+must not be more than values, and when there are fewer the candidates it doubted ("may be a die")
+make up the number, if there are enough of them (``vision.examples.from_values``). The values go to the dice as
 the shipped face reader finds likeliest (a die it misread gets the value left over); the other
 candidates are kept as "not a die".
 
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"{NAME}: {problem}", file=sys.stderr)
         return 2
-    from appliance.store import Store, StoreError
+    from appliance.store import STORE_ERRORS, Store, StoreError
 
     problem = _state_problem(args)
     if problem:
@@ -76,12 +76,19 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"{NAME}: {exc.strerror}", file=sys.stderr)
         return 2
-    with store:
-        if args.forget:
-            print(f"forgot {counted(store.forget_examples(), 'taught die crop')} in {args.state}: "
-                  "the shipped model reads")
-            return 0
-        return _keep(store, throws, args)
+    if store.notice:  # the file there was damaged, empty or of a newer version: moved aside, a new one made
+        print(f"{NAME}: {store.notice}; it was moved to {store.moved_to}", file=sys.stderr)
+    try:
+        with store:
+            if args.forget:
+                print(f"forgot {counted(store.forget_examples(), 'taught die crop')} in {args.state}: "
+                      "the shipped model reads")
+                return 0
+            return _keep(store, throws, args)
+    except STORE_ERRORS as exc:  # locked by the kiosk, a full disk, a read-only mount
+        print(f"{NAME}: the store in {args.state} cannot be written ({getattr(exc, 'strerror', None) or exc}); "
+              "nothing was changed", file=sys.stderr)
+        return 2
 
 
 def _state_problem(args: argparse.Namespace) -> str | None:
@@ -153,7 +160,7 @@ def _throws(args) -> list:
 
 
 def _manifest_throws(args, models) -> list:
-    from vision.examples import from_boxes
+    from vision.examples import LabelError, from_boxes
     from vision.photos import load_manifest
 
     try:
@@ -165,7 +172,10 @@ def _manifest_throws(args, models) -> list:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
     out = []
     for photo in photos[:args.limit]:
-        out.append((photo.file, from_boxes(_image(photo.path), photo, models)))
+        try:
+            out.append((photo.file, from_boxes(_image(photo.path), photo, models)))
+        except LabelError as exc:
+            raise LabelError(f"{photo.file}: {exc}") from None
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -131,8 +132,16 @@ def test_forgetting_the_dice_makes_the_table_read_as_shipped(photos, taught, cap
 
 
 def test_read_with_a_state_that_holds_no_store_is_an_error_and_creates_nothing(photos, tmp_path, capsys):
+    assert main(["read", str(photos[0]), "--state", str(tmp_path)]) == 2
+    assert "holds no taught dice" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
     assert main(["read", str(photos[0]), "--state", str(tmp_path / "none")]) == 2
-    assert "holds no taught dice" in capsys.readouterr().err and not (tmp_path / "none").exists()
+    assert f"the state directory {tmp_path / 'none'} does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
+
+
+def test_read_with_the_store_file_for_its_directory_says_which_to_give(photos, taught, capsys):
+    assert main(["read", str(photos[0]), "--state", str(taught / "dicetable.sqlite3")]) == 2
+    assert "is not a directory (give the directory that holds dicetable.sqlite3)" in capsys.readouterr().err
 
 
 def _files(state) -> dict:
@@ -220,3 +229,64 @@ def test_a_manifest_that_is_not_utf8_is_named_with_the_reason_and_nothing_is_tau
     err = capsys.readouterr().err
     assert f"cannot read the manifest {manifest}: not UTF-8 text (the byte 0xff at position 12)" in err
     assert "codec" not in err and kept(taught) == before
+
+
+def _manifest(folder, rows) -> Path:
+    """A manifest in the dice-photos format of (photo, values in box order, boxes) rows."""
+    lines = ["file,source,n_dice,values,boxes,values_in_box_order,notes,table_like,excluded,width,height"]
+    for photo, values, boxes in rows:
+        box_text = ";".join(",".join(map(str, b)) for b in boxes)
+        lines.append(f'{photo.name},synthetic,{len(values)},{" ".join(map(str, sorted(values)))},"{box_text}",'
+                     f'{" ".join(map(str, values))},,1,0,640,480')
+    (folder / "manifest.csv").write_text("\n".join(lines) + "\n")
+    return folder / "manifest.csv"
+
+
+@pytest.mark.parametrize("values, shift, message", [
+    ((3, 4, 9), 0, "a die's value is 1-6, not 9"),
+    ((3, 0, 5), 0, "a die's value is 1-6, not 0"),
+    ((3, 4, 5), 2000, "the reader finds none of the 3 labelled dice where their boxes are"),
+])
+def test_a_manifest_row_whose_labels_do_not_fit_its_photo_is_named_and_nothing_is_taught(
+        taught, tmp_path, capsys, values, shift, message):
+    image, truth = render_still(THROWS[0], seed=200, look=None)
+    photo = tmp_path / "throw.png"
+    cv2.imwrite(str(photo), image)
+    boxes = [(x + shift, y, w, h) for x, y, w, h in (d.box for d in truth)]
+    manifest = _manifest(tmp_path, [(photo, values, boxes)])
+    before = kept(taught)
+    capsys.readouterr()
+    assert main(["teach", "--manifest", str(manifest), "--state", str(taught)]) == 2
+    err = capsys.readouterr().err
+    assert f"throw.png: {message}" in err and "Traceback" not in err
+    assert kept(taught) == before
+
+
+def test_teaching_into_a_damaged_store_says_it_was_moved_aside(photos, taught, capsys):
+    (taught / "dicetable.sqlite3").write_bytes(b"garbage, not a database" * 300)
+    assert main(["teach", str(photos[0]), "--values", "3 4 5", "--state", str(taught)]) == 0
+    err = capsys.readouterr().err
+    assert "it was moved to" in err and "broken-" in err
+    assert kept(taught)[0][0] == 1
+
+
+def test_teaching_while_the_store_is_locked_says_so_and_changes_nothing(taught, tmp_path, capsys, monkeypatch):
+    import sqlite3
+
+    import appliance.store as store_module
+
+    new = _render(tmp_path, [THROWS[0]], 500)[0]
+    before = kept(taught)
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(store_module.sqlite3, "connect", lambda *a, **k: real_connect(*a, **{**k, "timeout": 0.1}))
+    holder = real_connect(taught / "dicetable.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the kiosk writing a long commit
+    try:
+        for args in ([str(new), "--values", "3 4 5"], ["--forget"]):
+            assert main(["teach", *args, "--state", str(taught)]) == 2
+            err = capsys.readouterr().err
+            assert "cannot be written (database is locked); nothing was changed" in err and "Traceback" not in err
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert kept(taught) == before
