@@ -425,13 +425,13 @@ class Store:
 
     # --- the table's own dice ------------------------------------------------------------------
 
-    def add_throws(self, throws, source: str, clock=time.time) -> list[int]:
+    def add_throws(self, throws, source: str, clock=time.time, replacing=()) -> list[int]:
         """Keep the labelled crops of taught throws, all in one commit (durable when this returns):
         each throw (crops (N, 32, 32, 3) uint8 BGR, values (N,) ints 1-6 or 0 for "not a die"[,
-        scores (N,) the die finder's peak at each crop, 0-1; without them: unknown]). Past
-        ``MAX_EXAMPLES`` crops the oldest throws are dropped in the same commit. Returns the new
-        throws' ids. Raises ValueError (nothing kept) for crops, values or scores of another shape
-        or range."""
+        scores (N,) the die finder's peak at each crop, 0-1; without them: unknown]). The kept
+        throws ``replacing`` (ids) go in the same commit, and past ``MAX_EXAMPLES`` crops the
+        oldest throws. Returns the new throws' ids. Raises ValueError (nothing kept) for crops,
+        values or scores of another shape or range."""
         rows = []
         for crops, values, *scores in throws:
             crops = np.asarray(crops)
@@ -445,6 +445,7 @@ class Store:
             rows.append((crops, [int(v) for v in values], score))
         ids = []
         with _transaction(self.db):
+            self.db.executemany("DELETE FROM examples WHERE throw = ?", [(int(t),) for t in replacing])
             (last,) = self.db.execute("SELECT COALESCE(MAX(throw), 0) FROM examples").fetchone()
             for n, (crops, values, score) in enumerate(rows, start=last + 1):
                 self.db.executemany("INSERT INTO examples (throw, value, crop, source, added, score) "

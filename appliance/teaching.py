@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from typing import NamedTuple
 
 log = logging.getLogger(__name__)
 
@@ -60,36 +61,48 @@ def refit(store, models=None):
     return fitted
 
 
-def teach(store, throws, source: str, models=None):
+def teach(store, throws, source: str, models=None, replacing=()):
     """Keep the taught ``throws`` ((N, 32, 32, 3) uint8 BGR crops, their N values 1-6 or 0, and
-    their N finder scores: ``vision.examples.Taught``) and fit the adaptation again. Returns the ``vision.adapt.Fitted``. Raises ValueError
-    (nothing kept) for crops or values the store refuses."""
-    store.add_throws(throws, source)
+    their N finder scores: ``vision.examples.Taught``) in place of the kept throws ``replacing``
+    (their ids), in one commit, and fit the adaptation again. Returns the ``vision.adapt.Fitted``.
+    Raises ValueError (nothing kept) for crops or values the store refuses."""
+    store.add_throws(throws, source, replacing=replacing)
     return refit(store, models)
 
 
-def taught_before(store, throws) -> list[bool]:
-    """For each of ``throws`` (pairs of crops and values, as ``teach`` takes them): whether the store
-    keeps the very same throw already, or an earlier one of ``throws`` is it: the same crops byte for
-    byte, with the same values, in any order. That is the same photo taught again; a new photo of the
-    same dice differs."""
+class Before(NamedTuple):
+    """What the store knows of a throw about to be taught: ``same``, the very same throw is kept
+    already (or comes earlier in the same batch); ``relabels``, the id of a kept throw of the same
+    photo taught with other values, or None."""
+
+    same: bool
+    relabels: int | None
+
+
+def taught_before(store, throws) -> list[Before]:
+    """For each of ``throws`` (pairs of crops and values, as ``teach`` takes them), whether the store
+    keeps its photo already: the same crops byte for byte, in any order (a new photo of the same dice
+    differs), with the same values or with others (the earlier values were wrong, or these are)."""
     crops, values, ids, _scores = store.examples()
     kept: dict[int, list[tuple]] = {}
     for crop, value, throw in zip(crops, values, ids):
         kept.setdefault(int(throw), []).append((crop, value))
     seen = {_digest(*zip(*dice)) for dice in kept.values()}
+    photos = {_digest([c for c, _v in dice]): throw for throw, dice in kept.items()}
     out = []
     for throw_crops, throw_values in throws:
         digest = _digest(throw_crops, throw_values)
-        out.append(digest in seen)
+        same = digest in seen
+        out.append(Before(same, None if same else photos.get(_digest(throw_crops))))
         seen.add(digest)
     return out
 
 
-def _digest(crops, values) -> bytes:
-    """A throw's fingerprint: its crops' bytes with their values, in no particular order."""
+def _digest(crops, values=None) -> bytes:
+    """A throw's fingerprint: its crops' bytes, with their values if given, in no particular order."""
     import numpy as np
 
+    values = [0] * len(crops) if values is None else values
     dice = sorted(np.ascontiguousarray(c).tobytes() + bytes([int(v)]) for c, v in zip(crops, values))
     return hashlib.sha1(b"".join(dice)).digest()
 

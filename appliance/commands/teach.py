@@ -14,13 +14,14 @@ only that source's).
 --forget removes every taught crop and the adaptation: the table reads with the shipped model again.
 
 Every throw is checked before anything is kept: a count the reader cannot see there, a value outside
-1-6 or an image that cannot be read is an error (exit status 2) and nothing changes. A throw the table keeps already (the
-same photo taught again: the same dice crops, byte for byte, with the same values) is named and
-skipped. Then the new throws are kept in one
-commit (at most 3,000 crops, the oldest throws out first), the adaptation is fitted on all the
-table keeps and used only when it reads the held-aside throws no worse than the shipped model, and better,
-with the table's own die threshold when that counts more taught throws right (``vision.adapt``);
-the last line says which, and why. `dicetable read/watch --state DIR` then read with it.
+1-6 or an image that cannot be read is an error (exit status 2) and nothing changes. A throw the
+table keeps already (the same photo taught again: the same dice crops, byte for byte, with the same
+values) is named and skipped; one it keeps with other values is named and the new values replace
+them (the earlier ones were a mistake). Then the new throws are kept in one commit (at most 3,000
+crops, the oldest throws out first), the adaptation is fitted on all the table keeps and used only
+when it reads the held-aside throws no worse than the shipped model, and better, with the table's
+own die threshold when that counts more taught throws right (``vision.adapt``); the last line says
+which, and why. `dicetable read/watch --state DIR` then read with it.
 
 --state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable). It must
 exist (a mistyped path is refused, not made); teaching makes the store in it if there is none yet,
@@ -124,13 +125,17 @@ def _keep(store, throws, args) -> int:
 
     before = teaching.taught_before(store, [(taught.crops, taught.labels) for _name, taught in throws])
     for (name, _taught), old in zip(throws, before):
-        if old:
+        if old.same:
             print(f"{name}: already taught at this table, skipped")
-    throws = [throw for throw, old in zip(throws, before) if not old]
+        elif old.relabels is not None:
+            print(f"{name}: taught before with other values: these replace them")
+    replacing = [old.relabels for old in before if old.relabels is not None]
+    throws = [throw for throw, old in zip(throws, before) if not old.same]
     if not throws:
         print(f"nothing new taught in {args.state}: the table keeps these throws already")
         return 0
-    fitted = teaching.teach(store, [taught for _name, taught in throws], "manifest" if args.manifest else "teach")
+    fitted = teaching.teach(store, [taught for _name, taught in throws], "manifest" if args.manifest else "teach",
+                            replacing=replacing)
     dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
     kept_throws, kept_crops, _last = store.count_examples()
     print(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "

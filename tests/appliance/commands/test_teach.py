@@ -221,6 +221,19 @@ def test_the_same_photo_taught_again_is_said_and_skipped(photos, taught, tmp_pat
     assert kept(taught)[0][0] == before[0][0] + 1
 
 
+def test_a_photo_taught_again_with_other_values_replaces_them(photos, taught, capsys):
+    (throws, crops, _last), _saved = kept(taught)
+    capsys.readouterr()
+    assert main(["teach", str(photos[0]), "--values", "3 4 4", "--state", str(taught)]) == 0
+    out = capsys.readouterr().out
+    assert f"{photos[0]}: taught before with other values: these replace them" in out
+    with Store.open(taught) as s:
+        _crops, values, ids, _scores = s.examples()
+        assert s.count_examples()[:2] == (throws, crops)  # one throw out, the same photo in
+    assert sorted(values[ids == ids.max()][values[ids == ids.max()] > 0]) == [3, 4, 4]
+    assert 1 not in ids  # the first throw taught was this photo with 3 4 5
+
+
 def test_a_manifest_that_is_not_utf8_is_named_with_the_reason_and_nothing_is_taught(taught, tmp_path, capsys):
     manifest = tmp_path / "manifest.csv"
     manifest.write_bytes(b"file,source\n\xff\xfe latin-1 bytes\n")
