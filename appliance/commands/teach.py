@@ -122,6 +122,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
 
 def _keep(store, throws, args) -> int:
     from appliance import teaching
+    from appliance.store import MAX_EXAMPLES
 
     before = teaching.taught_before(store, [(taught.crops, taught.labels) for _name, taught in throws])
     for (name, _taught), old in zip(throws, before):
@@ -134,12 +135,15 @@ def _keep(store, throws, args) -> int:
     if not throws:
         print(f"nothing new taught in {args.state}: the table keeps these throws already")
         return 0
+    had = store.count_examples()[0]
     fitted = teaching.teach(store, [taught for _name, taught in throws], "manifest" if args.manifest else "teach",
                             replacing=replacing)
     dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
     kept_throws, kept_crops, _last = store.count_examples()
+    dropped = had - len(replacing) + len(throws) - kept_throws
     print(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
-          f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})")
+          f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})"
+          + (f"; the oldest {counted(dropped, 'throw')} made room (at most {MAX_EXAMPLES:,} crops)" if dropped else ""))
     print(("adaptation used: " if fitted.adaptation is not None else "adaptation not used: ") + fitted.reason)
     return 0
 

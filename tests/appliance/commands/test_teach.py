@@ -303,3 +303,16 @@ def test_teaching_while_the_store_is_locked_says_so_and_changes_nothing(taught, 
         holder.execute("ROLLBACK")
         holder.close()
     assert kept(taught) == before
+
+
+def test_teaching_past_the_stores_bound_says_how_many_old_throws_made_room(taught, tmp_path, capsys, monkeypatch):
+    import appliance.store as store_module
+
+    (throws, crops, _last), _saved = kept(taught)
+    monkeypatch.setattr(store_module, "MAX_EXAMPLES", crops)
+    new = _render(tmp_path, THROWS[:2], 600)
+    capsys.readouterr()
+    assert main(["teach", *teach_args(new, THROWS[:2]), "--state", str(taught)]) == 0
+    out = capsys.readouterr().out
+    (now, _crops, _last), _saved = kept(taught)
+    assert f"the oldest {throws + 2 - now} throw" in out and f"made room (at most {crops:,} crops)" in out
