@@ -461,5 +461,7 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", gate: Ga
     else:
         reason = (f"{verdict}, and the shipped die threshold counts as many taught throws right as one of their own "
                   f"held aside, or more ({counted[1]} and {counted[2]} of {counted[0]}): the shipped model reads")
+    if counted[0] < n_throws:
+        reason += f" ({n_throws - counted[0]} taught before finder scores were kept: left out of the threshold's choice)"
     return Fitted(heads if heads_used or own else None, reason, shipped, adapted, n_throws, time.perf_counter() - t0,
                   counted)

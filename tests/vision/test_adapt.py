@@ -226,6 +226,14 @@ def test_the_table_reads_with_its_own_die_threshold_when_its_taught_dice_are_wei
     assert a.gate(GATE).die_at == a.die_at and a.gate(GATE).score_weight == GATE.score_weight
 
 
+def test_throws_taught_before_the_scores_were_kept_are_said_to_be_left_out_of_the_threshold():
+    examples = taught(12, not_dice=1)
+    scores = np.where(examples.labels > 0, 0.95, 0.01)
+    scores[examples.throws < 5] = np.nan
+    result = fit(SureFaces(), Examples(examples.crops, examples.labels, examples.throws, scores), gate=GATE)
+    assert result.counted == (7, 7, 7) and "5 taught before finder scores were kept" in result.reason
+
+
 def test_a_table_whose_dice_the_gate_already_counts_keeps_the_shipped_threshold():
     examples = taught(12, not_dice=1)
     scores = np.where(examples.labels > 0, 0.95, 0.01)
