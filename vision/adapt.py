@@ -29,10 +29,10 @@ reader counts too few. From the taught throws whose crops have their finder scor
 "counted right" at a threshold when every taught die is at least that likely a die and everything
 else less likely than its doubt (the shipped gap below it): what the reader would count. The
 thresholds of ``DIE_AT_CHOICES`` from the shipped doubt threshold up that count the most throws
-right form a range; the middle of the
-widest such range (the largest margin on both sides) is the table's. It is checked as the heads are:
-chosen in each fold from the other folds' throws, it must count more of the held-aside throws right
-than the shipped threshold counts (the heads' held-aside readings are weighed when the heads are used).
+right form a range; the middle of the widest such range (the largest margin on both sides) is the
+table's. It is checked as the heads are: chosen in each fold from the other folds' throws, it must
+count more of the held-aside throws right than the shipped threshold counts (the heads' held-aside
+readings are weighed when the heads are used).
 
 >>> import numpy as np
 >>> examples = Examples.empty()

@@ -52,8 +52,9 @@ def _taught(bgr: np.ndarray, reads: list[Weighed], labels: list[int]) -> Taught:
 
 
 class LabelError(ValueError):
-    """The labels do not fit the throw (their count is not the number of dice found, a value is not
-    1-6); the message says which, in the user's words."""
+    """The labels do not fit the throw (more dice found than values, too few doubts to make up their
+    number, no labelled box on a die found, a value not 1-6); the message says which, in the user's
+    words."""
 
 
 def _weighed(bgr: np.ndarray, expected: int | None, models: Models) -> list[Weighed]:

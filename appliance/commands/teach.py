@@ -3,9 +3,9 @@
 IMAGE... with --values: each IMAGE is one throw, and each --values (given once per IMAGE, in the
 same order) says what its dice show, in any order ("1 3 3 4 6"). The reader finds the dice; there
 must not be more than values, and when there are fewer the candidates it doubted ("may be a die")
-make up the number, if there are enough of them (``vision.examples.from_values``). The values go to the dice as
-the shipped face reader finds likeliest (a die it misread gets the value left over); the other
-candidates are kept as "not a die".
+make up the number, if there are enough of them (``vision.examples.from_values``). The values go to
+the dice as the shipped face reader finds likeliest (a die it misread gets the value left over);
+the other candidates are kept as "not a die".
 
 --manifest FILE reads labelled photos of a manifest in the dice-photos format (their label boxes
 give each die's value; excluded rows are skipped), the first --limit N of them (--source NAME:
