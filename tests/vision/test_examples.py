@@ -45,12 +45,12 @@ def test_labels_that_do_not_fit_the_throw_are_refused(values, message):
 
 
 def test_a_throw_the_reader_counts_short_is_taught_with_the_candidates_likeliest_to_be_dice():
-    # The reader doubts every die here (its die threshold raised out of reach): told that three
-    # dice lie there, the table takes its three likeliest candidates as the dice, so that it can
-    # learn to count them.
+    # The reader doubts every die here (its die threshold raised out of reach, and no value sure
+    # enough for the expected count to complete the throw): told that three dice lie there, the
+    # table takes its three likeliest candidates as the dice, so that it can learn to count them.
     frame, _ = render_still((2, 5, 6), seed=4)
     models = _models()
-    unsure = replace(models, gate=replace(models.gate, die_at=0.9999, doubt_at=0.3))
+    unsure = replace(models, gate=replace(models.gate, die_at=0.9999, doubt_at=0.3, sure_at=1.01))
     assert not read_dice(frame, expected=3, models=unsure).ok
     crops, labels, scores = from_values(frame, (6, 2, 5), unsure)
     taught, _, _ = from_values(frame, (6, 2, 5), models)

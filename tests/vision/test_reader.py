@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from vision.finder import Candidate
 from vision.frames import FrameError
-from vision.reader import ReaderParams, read_dice
+from vision.gate import Gate
+from vision.reader import ReaderParams, Weighed, decide, read_dice
 from vision.synth import TableLook, render_empty, render_still
 
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -301,3 +303,32 @@ def test_reader_params_are_one_frozen_set_of_defaults():
         p.min_die = 3  # type: ignore[misc]
     img = soften(draw_die(table(seed=4), (320, 240), 40, 10, 2))
     assert read_dice(img, expected=1, params=ReaderParams(min_die=100)).values == ()  # too small now
+
+
+# The decision on weighed candidates (``vision.reader.decide``), with a gate of round thresholds.
+GATE = Gate(die_at=0.8, doubt_at=0.7, sure_at=0.8, cocked_at=0.1, fill_at=0.1)
+
+
+def weighed(x: float, die: float, value: int = 3, confidence: float = 0.99, cocked: float = 0.0) -> Weighed:
+    """A candidate 40 px wide at (x, 100) the gate weighs ``die`` likely a die."""
+    return Weighed(Candidate((x, 100.0), 40.0, 0.5), die, value, confidence, cocked)
+
+
+def test_a_weak_candidate_that_completes_the_expected_count_is_the_missing_die():
+    reading = decide([weighed(100, 0.99, 5), weighed(200, 0.4, 2)], 2, GATE)
+    assert reading.ok and reading.values == (2, 5)
+
+
+@pytest.mark.parametrize("reads, why", [
+    ([weighed(100, 0.99, 5), weighed(200, 0.4, 2), weighed(300, 0.15)], "a second weak candidate: which one is the die?"),
+    ([weighed(100, 0.99, 5), weighed(200, 0.4, 2, confidence=0.6)], "its value not sure"),
+    ([weighed(100, 0.99, 5), weighed(200, 0.4, 2, cocked=0.5)], "leaning"),
+    ([weighed(100, 0.99, 5), weighed(200, 0.05, 2)], "below the weakest that may complete a count"),
+])
+def test_a_count_short_stays_unreadable_unless_exactly_the_missing_dice_are_there_and_read_surely(reads, why):
+    assert not decide(reads, 2, GATE).ok, why
+
+
+def test_without_an_expected_count_a_weak_candidate_is_a_doubt_or_nothing():
+    assert decide([weighed(100, 0.99, 5), weighed(200, 0.75)], None, GATE).kind == "unsure"
+    assert decide([weighed(100, 0.99, 5), weighed(200, 0.4)], None, GATE).values == (5,)
