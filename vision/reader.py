@@ -235,9 +235,10 @@ def completes(dice: list[Weighed], weak: list[Weighed], expected: int | None, ga
 
 
 def decide(reads: list[Weighed], expected: int | None, gate: Gate) -> DiceReading:
-    """The reading from the weighed candidates, one per die (``gather``), with the gate's thresholds: the
-    dice (with the weak candidates that complete the expected count, ``completes``), unless one is cocked or unclear,
-    something may be a die, or the count is not ``expected``."""
+    """The reading from the weighed candidates, one per die (``gather``), with the gate's
+    thresholds: the dice (with the weak candidates that complete the expected count,
+    ``completes``), unless one is cocked or unclear, something may be a die, or the count is not
+    ``expected``."""
     dice = [r for r in reads if r.die >= gate.die_at]
     weak = [r for r in reads if min(gate.fill_at, gate.doubt_at) <= r.die < gate.die_at]
     if completes(dice, weak, expected, gate):
