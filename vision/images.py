@@ -44,8 +44,9 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
     ``IMREAD_COLOR``; ``IMREAD_UNCHANGED`` keeps 16 bits until ``to_bgr`` scales them).
 
     Raises ImageError naming the file and why: not there, a directory, not readable by this user,
-    empty, a JPEG cut short, not an image OpenCV decodes, or too small to be a picture. Nothing is
-    printed on standard error."""
+    empty, a JPEG cut short, not an image OpenCV decodes, too large to decode, or too small to be a
+    picture. Nothing is printed on standard error by OpenCV (libpng's and libjpeg's own warnings
+    on a damaged file still may be)."""
     import cv2
 
     path = Path(path)
@@ -61,8 +62,11 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
         raise ImageError(path, "the file is empty")
     if cut_short(data):
         raise ImageError(path, "the file is cut short (a JPEG without its end)")
-    with quiet_opencv():
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR if flags is None else flags)
+    try:
+        with quiet_opencv():
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR if flags is None else flags)
+    except cv2.error:  # OpenCV refuses to decode a header claiming more than 2^30 pixels, by raising
+        raise ImageError(path, "too large to decode (its header claims over a billion pixels)") from None
     if image is None:
         raise ImageError(path, "not an image OpenCV can decode")
     try:

@@ -51,3 +51,24 @@ def test_files_that_are_no_picture_get_their_reason_and_opencv_says_nothing(tmp_
             load_image(tmp_path / name)
         assert exc.value.reason.startswith(reason)
     assert capfd.readouterr().err == ""
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    """A grey PNG that claims ``width`` x ``height`` pixels but holds one row of data."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * (width + 1)))
+            + chunk(b"IEND", b""))
+
+
+def test_an_image_claiming_over_a_billion_pixels_is_refused_with_a_reason(tmp_path):
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(_png_header_only(40_000, 40_000))
+    with pytest.raises(ImageError) as exc:
+        load_image(bomb)
+    assert exc.value.reason.startswith("too large to decode")
