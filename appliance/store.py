@@ -209,16 +209,18 @@ class Store:
     # --- opening -----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, state_dir: str | Path, clock=time.time) -> "Store":
+    def open(cls, state_dir: str | Path, clock=time.time, move_aside: bool = True) -> "Store":
         """The store in ``state_dir`` (created if missing), checked and ready.
 
         A file that is not a readable Dice Table store (not SQLite, damaged pages, empty, another
         program's database, a newer schema, a game row that no longer parses) is moved aside to a
         timestamped name; ``notice`` then holds the message for the screen (in the active language:
-        call ``i18n.set_language`` first) and ``moved_to`` the new name. A file of an older schema is
-        upgraded in place. Raises StoreError when the store cannot be written: the directory is
-        unusable, the file (or its -wal or -shm) is not writable by this user, or the upgrade cannot
-        be written; nothing is changed then.
+        call ``i18n.set_language`` first) and ``moved_to`` the new name. With ``move_aside`` False
+        (a command beside the kiosk, which must not set its games aside) such a file raises
+        StoreError instead. A file of an older schema is upgraded in place. Raises StoreError when
+        the store cannot be written: the directory is unusable, the file (or its -wal or -shm) is
+        not writable by this user or cannot be opened (a dangling link, a system folder), or the
+        upgrade cannot be written; nothing is changed then.
         """
         state_dir = Path(state_dir)
         try:
@@ -232,10 +234,16 @@ class Store:
             if part.exists() and not os.access(part, os.W_OK):
                 raise StoreError(errno.EACCES, f"the saved games {part} cannot be written by this user")
         problem = _check_existing(path)
+        if problem and not move_aside:
+            raise StoreError(errno.EPROTO, f"the saved games {path} cannot be used ({problem}): the kiosk "
+                                           "puts them aside for the staff at its next start")
         moved_to = None
         if problem:
             moved_to = _move_aside(path, clock())
-        db = _connect(path)
+        try:
+            db = _connect(path)
+        except sqlite3.Error as exc:
+            raise StoreError(errno.EIO, f"the store {path} cannot be opened: {exc}") from None
         try:
             _create_or_upgrade(db, clock())
         except sqlite3.Error as exc:  # e.g. the disk is full

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
 
 def seed(text: str) -> int:
@@ -19,6 +20,14 @@ def seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed must be 0 or more, not {value}")
     return value
+
+
+def directory(text: str) -> Path:
+    """A directory's path, not empty: ``Path("")`` is the current directory, so ``--state "$STATE"``
+    with the variable unset would quietly make a store where the command was run."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a directory's path is needed, not an empty one")
+    return Path(text)
 
 
 def size(smallest: tuple[int, int], largest: tuple[int, int], example: str):

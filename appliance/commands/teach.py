@@ -25,7 +25,8 @@ which, and why. `dicetable read/watch --state DIR` then read with it.
 
 --state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable). It must
 exist (a mistyped path is refused, not made); teaching makes the store in it if there is none yet,
---forget needs one.
+--forget needs one. A store there that cannot be used (damaged, of a newer version) is refused and
+left where it is: it holds the kiosk's games, which the kiosk itself sets aside for the staff.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=argtypes.positive(int), metavar="N", help="--manifest: its first N photos")
     parser.add_argument("--source", metavar="NAME", help="--manifest: only this source's photos")
     parser.add_argument("--forget", action="store_true", help="forget these dice: remove every taught crop")
-    parser.add_argument("--state", type=Path, default=DEFAULT_STATE_DIR, metavar="DIR",
+    parser.add_argument("--state", type=argtypes.directory, default=DEFAULT_STATE_DIR, metavar="DIR",
                         help=f"the table's state directory (default {DEFAULT_STATE_DIR})")
 
 
@@ -72,13 +73,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
         print(f"{NAME}: {exc}; nothing was taught", file=sys.stderr)
         return 2
-    try:
-        store = Store.open(args.state)
+    try:  # a damaged or newer store is refused, not set aside: it holds the kiosk's games
+        store = Store.open(args.state, move_aside=False)
     except StoreError as exc:
-        print(f"{NAME}: {exc.strerror}", file=sys.stderr)
+        print(f"{NAME}: {exc.strerror}; nothing was changed", file=sys.stderr)
         return 2
-    if store.notice:  # the file there was damaged, empty or of a newer version: moved aside, a new one made
-        print(f"{NAME}: {store.notice}; it was moved to {store.moved_to}", file=sys.stderr)
     try:
         with store:
             if args.forget:

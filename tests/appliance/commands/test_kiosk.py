@@ -210,6 +210,19 @@ def test_a_read_only_state_directory_keeps_the_kiosk_running_unsaved_with_what_i
     assert f"state directory {state} is not writable" in journal and "[Errno" not in journal
 
 
+def test_a_saved_games_file_that_cannot_be_opened_keeps_the_kiosk_running_unsaved(tmp_path, caplog):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "dicetable.sqlite3").symlink_to(tmp_path / "nowhere" / "x.sqlite3")  # a dangling link
+    appliance, app, pipeline, worker = _appliance(tmp_path)
+    try:
+        assert app.store is None and app.cannot_save
+    finally:
+        _stopped(worker, appliance)
+    journal = " ".join(r.getMessage() for r in caplog.records)
+    assert "cannot be opened" in journal and "the table plays without saving" in journal
+
+
 def test_the_boot_service_on_a_saved_games_file_it_cannot_write_runs_instead_of_a_restart_loop(tmp_path, read_only):
     """The report's case: announcements pending and the file made immutable; it exited 1 with
     "attempt to write a readonly database", and systemd restarted it until its start limit."""

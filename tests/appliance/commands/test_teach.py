@@ -275,12 +275,40 @@ def test_a_manifest_row_whose_labels_do_not_fit_its_photo_is_named_and_nothing_i
     assert kept(taught) == before
 
 
-def test_teaching_into_a_damaged_store_says_it_was_moved_aside(photos, taught, capsys):
-    (taught / "dicetable.sqlite3").write_bytes(b"garbage, not a database" * 300)
-    assert main(["teach", str(photos[0]), "--values", "3 4 5", "--state", str(taught)]) == 0
+@pytest.mark.parametrize("spoil, said", [
+    (lambda path: _set_version(path, 99), "saved by another version (schema 99)"),
+    (lambda path: path.write_bytes(b"garbage, not a database" * 300), "the file is damaged"),
+])
+@pytest.mark.parametrize("how", [["--values", "3 4 5"], ["--forget"]])
+def test_teaching_into_a_store_it_cannot_use_refuses_and_leaves_the_kiosks_games_where_they_are(
+        photos, taught, capsys, spoil, said, how):
+    spoil(taught / "dicetable.sqlite3")
+    before = _files(taught)
+    args = ["teach", *([str(photos[0])] if how[0] == "--values" else []), *how, "--state", str(taught)]
+    assert main(args) == 2
     err = capsys.readouterr().err
-    assert "it was moved to" in err and "broken-" in err
-    assert kept(taught)[0][0] == 1
+    assert f"cannot be used ({said}): the kiosk puts them aside for the staff at its next start" in err
+    assert "nothing was changed" in err and "Traceback" not in err
+    assert _files(taught) == before
+
+
+def test_teaching_where_the_store_cannot_be_opened_says_so(photos, tmp_path, capsys):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "dicetable.sqlite3").symlink_to(tmp_path / "nowhere" / "x.sqlite3")
+    assert main(["teach", str(photos[0]), "--values", "3 4 5", "--state", str(state)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be opened" in err and "nothing was changed" in err and "Traceback" not in err
+
+
+def test_an_empty_state_path_is_refused_not_taken_for_the_current_directory(photos, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for command in (["teach", str(photos[0]), "--values", "3 4 5"], ["read", str(photos[0])]):
+        with pytest.raises(SystemExit) as exc:
+            main([*command, "--state", ""])
+        assert exc.value.code == 2
+        assert "a directory's path is needed" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_teaching_while_the_store_is_locked_says_so_and_changes_nothing(taught, tmp_path, capsys, monkeypatch):
