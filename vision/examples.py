@@ -108,8 +108,10 @@ def from_values(bgr: np.ndarray, values, models: Models) -> Taught:
 
 def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
     """The ``Taught`` throw, as ``from_values`` gives it, of a labelled photo (``vision.photos.Photo``:
-    its ``boxes`` and ``box_values``) in an (H, W, 3) uint8 BGR frame. Raises LabelError when a
-    value is not 1-6 or no labelled die is found where its box is (nothing is taught then)."""
+    its ``boxes`` and ``box_values``) in an (H, W, 3) uint8 BGR frame; while a labelled die is not
+    found where its box is, only the found ones are taught (nothing as "not a die"). Raises
+    LabelError when a value is not 1-6 or no labelled die is found where its box is (nothing is
+    taught then)."""
     from vision.evaluate import match
 
     check_values(photo.box_values)
@@ -119,4 +121,9 @@ def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
         raise LabelError(f"the reader finds none of the {len(photo.box_values)} labelled dice where their boxes are "
                          "(boxes of another image size?)")
     value_of = {di: photo.box_values[li] for li, di in pairs}
+    if len(pairs) < len(photo.box_values):
+        # A labelled die its box missed (a box off the image, a die the reader did not find) may be
+        # any of the unmatched candidates: none of them is taught as "not a die".
+        reads = [r for i, r in enumerate(reads) if i in value_of]
+        value_of = {k: value_of[i] for k, i in enumerate(sorted(value_of))}
     return _taught(bgr, reads, [value_of.get(i, 0) for i in range(len(reads))])

@@ -157,8 +157,11 @@ def _throws(args) -> list:
         return _manifest_throws(args, models)
     from vision.examples import LabelError, from_values
 
-    out = []
+    out, given = [], {}
     for path, values in zip(args.images, args.values):
+        said = given.setdefault(Path(path).resolve(), values)  # the same photo twice (kept once): which values?
+        if sorted(said.replace(",", " ").split()) != sorted(values.replace(",", " ").split()):
+            raise LabelError(f"{path}: given twice, with the values {said!r} and {values!r}: which are they?")
         frame = _image(path)
         try:
             out.append((str(path), from_values(frame, values.replace(",", " ").split(), models)))

@@ -275,6 +275,35 @@ def test_a_manifest_row_whose_labels_do_not_fit_its_photo_is_named_and_nothing_i
     assert kept(taught) == before
 
 
+def test_one_photo_given_twice_with_other_values_is_refused_and_nothing_is_taught(photos, taught, capsys):
+    before = kept(taught)
+    capsys.readouterr()
+    args = ["teach", str(photos[0]), str(photos[0]), "--values", "3 4 5", "--values", "3 4 4", "--state", str(taught)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"{photos[0]}: given twice, with the values '3 4 5' and '3 4 4': which are they?" in err
+    assert kept(taught) == before
+    state = taught.parent / "fresh"
+    state.mkdir()
+    assert main(["teach", str(photos[0]), str(photos[0]), "--values", "3 4 5", "--values", "5,4,3", "--state", str(state)]) == 0
+    assert kept(state)[0][0] == 1  # taught once
+
+
+def test_a_manifest_box_that_misses_its_die_teaches_the_others_and_nothing_as_not_a_die(tmp_path, capsys):
+    image, truth = render_still(THROWS[0], seed=200, look=None)
+    photo = tmp_path / "throw.png"
+    cv2.imwrite(str(photo), image)
+    boxes = [d.box for d in truth]
+    boxes[1] = (5000, 5000, 10, 10)  # off the image: its die is one of the reader's finds all the same
+    manifest = _manifest(tmp_path, [(photo, [d.value for d in truth], boxes)])
+    state = tmp_path / "state"
+    state.mkdir()
+    assert main(["teach", "--manifest", str(manifest), "--state", str(state)]) == 0
+    with Store.open(state) as s:
+        _crops, values, _ids, _scores = s.examples()
+    assert sorted(values) == sorted(v for i, v in enumerate(d.value for d in truth) if i != 1)
+
+
 @pytest.mark.parametrize("spoil, said", [
     (lambda path: _set_version(path, 99), "saved by another version (schema 99)"),
     (lambda path: path.write_bytes(b"garbage, not a database" * 300), "the file is damaged"),
