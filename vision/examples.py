@@ -18,7 +18,9 @@ Two ways a throw is labelled:
   The other candidates are kept as "not a die" (label 0).
 - ``from_boxes``: labelled boxes of a photo (the dice-photos manifests): each candidate matched to a
   box (``vision.evaluate.match``) takes its value, the candidates matched to none are "not a die",
-  and a labelled die the finder missed gives nothing (the face reader never sees it).
+  and a labelled die the finder missed gives nothing (the face reader never sees it); while a
+  labelled die is unmatched (missed, or its box is off), the unmatched candidates are left out, as
+  one of them may be that die.
 
 Each crop keeps its candidate's die finder score, from which the table chooses its own die threshold
 (``vision.adapt``).
