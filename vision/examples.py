@@ -123,9 +123,7 @@ def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
         raise LabelError(f"the reader finds none of the {len(photo.box_values)} labelled dice where their boxes are "
                          "(boxes of another image size?)")
     value_of = {di: photo.box_values[li] for li, di in pairs}
-    if len(pairs) < len(photo.box_values):
-        # A labelled die its box missed (a box off the image, a die the reader did not find) may be
-        # any of the unmatched candidates: none of them is taught as "not a die".
-        reads = [r for i, r in enumerate(reads) if i in value_of]
-        value_of = {k: value_of[i] for k, i in enumerate(sorted(value_of))}
-    return _taught(bgr, reads, [value_of.get(i, 0) for i in range(len(reads))])
+    # While a labelled die is unmatched (its box off, or the reader did not find it), any unmatched
+    # candidate may be that die: only the matched ones are taught, none as "not a die".
+    kept = range(len(reads)) if len(pairs) == len(photo.box_values) else sorted(value_of)
+    return _taught(bgr, [reads[i] for i in kept], [value_of.get(i, 0) for i in kept])

@@ -158,13 +158,14 @@ def _throws(args) -> list:
     from vision.examples import LabelError, from_values
 
     out, given = [], {}
-    for path, values in zip(args.images, args.values):
-        said = given.setdefault(Path(path).resolve(), values)  # the same photo twice (kept once): which values?
-        if sorted(said.replace(",", " ").split()) != sorted(values.replace(",", " ").split()):
-            raise LabelError(f"{path}: given twice, with the values {said!r} and {values!r}: which are they?")
+    for path, text in zip(args.images, args.values):
+        values = text.replace(",", " ").split()
+        said = given.setdefault(Path(path).resolve(), text)  # the same photo twice (kept once): which values?
+        if sorted(said.replace(",", " ").split()) != sorted(values):
+            raise LabelError(f"{path}: given twice, with the values {said!r} and {text!r}: which are they?")
         frame = _image(path)
         try:
-            out.append((str(path), from_values(frame, values.replace(",", " ").split(), models)))
+            out.append((str(path), from_values(frame, values, models)))
         except LabelError as exc:
             raise LabelError(f"{path}: {exc}") from None
     return out
