@@ -94,8 +94,8 @@ class TrialSource:
         if table.frames_until_still() > 0:
             return
         if not self._done and table.t >= self._due:
+            self._done = True  # first: an order the table cannot carry out fails once, not every frame
             self._carry_out(order)
-            self._done = True
             self._retry_at = table.still_at + self.retry_s if order.kind == "throw" else float("inf")
         elif self._done and table.t >= self._retry_at:  # the camera did not take it: throw again
             self._carry_out(replace(order, mishap=""))

@@ -79,7 +79,9 @@ class TableLook:
     """Everything about how a table looks and how the camera sees it.
 
     size: (W, H) of the frames in px.
-    die_px: the edge of a die's top face in px at the image centre (default 7.5% of W).
+    die_px: the edge of a die's top face in px at the image centre (default 7.5% of W, or of the
+        4:3 frame's width for a wider one: the same camera over the same tray at 16:9 sees its dice
+        as large, and they and a cup still fit on the tray).
     distance: camera height above the tray in world units (px at the centre); smaller means a wider
         lens and more of the dice's side faces near the image edges. Default 1.3 x W (about 42 degrees
         horizontal field of view).
@@ -115,7 +117,7 @@ class TableLook:
     @property
     def edge(self) -> float:
         """The die edge in px (world units)."""
-        return float(self.die_px) if self.die_px else 0.075 * self.size[0]
+        return float(self.die_px) if self.die_px else 0.075 * min(self.size[0], self.size[1] * 4 / 3)
 
     @classmethod
     def random(cls, seed: int | np.random.Generator, size: tuple[int, int] = (640, 480), **overrides) -> TableLook:
@@ -908,9 +910,10 @@ class SyntheticTable:
         vals = self._values(values, None)
         x0, y0, x1, y1 = self._r.tray_rect
         e = self.look.edge
-        radius = 2.2 * e if len(vals) <= 2 else 3.4 * e
-        cx = self.rng.uniform(x0 + radius + e, x1 - radius - e)
-        cy = self.rng.uniform(y0 + radius + e, y1 - radius - e)
+        # The cup fits the tray with a die's edge to spare (five dice under it on a small tray: a tighter cup).
+        radius = min(2.2 * e if len(vals) <= 2 else 3.4 * e, min(x1 - x0, y1 - y0) / 2 - e)
+        cx = self.rng.uniform(x0 + radius + e, max(x0 + radius + e, x1 - radius - e))
+        cy = self.rng.uniform(y0 + radius + e, max(y0 + radius + e, y1 - radius - e))
         spots = _place(self.rng, len(vals), None, e, around=(cx, cy, radius - 1.1 * e))
         self._tracks = [_Track(x, y, x, y, self.t, self.t, _flat(v, yaw), self._styles[i % len(self._styles)])
                         for i, (v, (x, y, yaw)) in enumerate(zip(vals, spots))]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from appliance.inputs import Command, CommandQueue
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.camera import CameraPipeline
-from appliance.trial import TrialSource, TrialTable, trial_source
+from appliance.trial import Order, TrialSource, TrialTable, trial_source
 from vision.reader import read_dice
 from vision.reading import DiceReading, no_dice, unreadable
 from vision.settle import SettleDetector
@@ -36,9 +36,9 @@ class Trial:
     the app n frames (the table ticks once a frame, as the kiosk's frame hook does)."""
 
     def __init__(self, kind: str, players: list[str], rules: dict | None = None, *, reader=read_dice,
-                 mishaps: float = 0.0) -> None:
+                 mishaps: float = 0.0, size: tuple[int, int] = (640, 480)) -> None:
         self.commands = CommandQueue()
-        self.source: TrialSource = trial_source((640, 480), FPS, seed=3)
+        self.source: TrialSource = trial_source(size, FPS, seed=3)
         detector = SettleDetector(reader(self.source) if reader is Seen else reader, tray=self.source.tray_area)
         self.pipeline = CameraPipeline(self.source, detector,
                                        lambda r: self.commands.put(Command("settled", r, source="camera")))
@@ -98,6 +98,35 @@ def test_the_trial_table_keeps_the_maexle_cup_down_until_the_reveal():
     t.app.act({"reveal": True})
     t.until(lambda: t.rolls())
     assert sorted(t.rolls()[0]) == sorted(under)
+
+
+def test_the_trial_table_puts_the_maexle_cup_down_at_every_camera_size_a_config_may_give():
+    # A cup sized by the frame's width did not fit a 16:9 tray, and the kiosk's camera then failed
+    # on every frame ("Camera problem, retrying" for ever).
+    for size in [(800, 480), (1280, 720), (1920, 1080), (320, 240)]:
+        t = Trial("maexle", ["Ann", "Bo"], reader=Seen, size=size)
+        t.frames(int(4 * FPS))
+        assert [o.kind for o in t.source.actions] == ["cover"] and t.source.table.cup_down, size
+        assert not t.pipeline.ended, size
+
+
+def test_an_order_the_trial_table_cannot_carry_out_fails_once_not_on_every_frame():
+    source = trial_source((640, 480), FPS, seed=3)
+    calls = []
+
+    def refuse(order):
+        calls.append(order)
+        raise ValueError("no room")
+
+    source._carry_out = refuse
+    source.order(Order("cover", (6, 3)))
+    failures = 0
+    for _ in range(int(3 * FPS)):
+        try:
+            source.read()
+        except ValueError:
+            failures += 1
+    assert failures == 1 and len(calls) == 1
 
 
 def test_the_trial_table_shakes_afresh_for_a_receiver_who_believes():
