@@ -51,7 +51,8 @@ LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
 # The store's setting of the drink cap chosen in the menu, and the caps the button offers after "off".
 CAP_KEY = "drink_cap"
 DRINK_CAPS = (2, 4, 6, 8, 10, 15, 20)
-FORGET_S = 5.0  # s: "forget these dice" needs a second tap within this long (it cannot be undone)
+FORGET_S = 5.0  # s: "forget these dice" needs a second tap within this long (it cannot be undone) ...
+FORGET_PAUSE_S = 1.0  # s: ... and no sooner than this: a quick double tap is not a considered "yes"
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
@@ -171,6 +172,7 @@ class App:
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
         self._forget_until = float("-inf")     # clock s until which a second tap forgets the dice
+        self._forget_from = float("-inf")      # clock s from which it does
 
     @property
     def current(self) -> Screen:
@@ -551,12 +553,16 @@ class App:
         return self.store.count_examples()[0] if self.store is not None else 0
 
     def forget_dice(self) -> None:
-        """The menu's "forget these dice": a first tap asks for a second within ``FORGET_S``; the
-        second removes the taught dice from the store and the reader."""
+        """The menu's "forget these dice": a first tap asks for a second, from ``FORGET_PAUSE_S`` to
+        ``FORGET_S`` after it (a tap sooner, a double tap or a bounce, is ignored); the second
+        removes the taught dice from the store and the reader."""
         now = self.clock()
         if now > self._forget_until:
-            self._forget_until = now + FORGET_S
+            self._forget_from, self._forget_until = now + FORGET_PAUSE_S, now + FORGET_S
             self.say(_("Tap again to forget the dice taught at this table"), seconds=FORGET_S)
+            return
+        if now < self._forget_from:
+            log.info("a second tap on \"forget these dice\" %.2f s after the first ignored: too quick", now - (self._forget_until - FORGET_S))
             return
         self._forget_until = float("-inf")
         try:

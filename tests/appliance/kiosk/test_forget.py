@@ -1,11 +1,11 @@
 """The menu's "forget these dice": shown only when dice were taught, a single tap forgets nothing,
-a second tap soon after removes them from the store and from the camera's reader at once."""
+a second tap, not too quick and not too late, removes them from the store and from the camera's reader at once."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from appliance.kiosk.app import FORGET_S, App
+from appliance.kiosk.app import FORGET_PAUSE_S, FORGET_S, App
 from appliance.store import Store
 
 
@@ -43,3 +43,17 @@ def test_without_taught_dice_the_menu_offers_no_forgetting(tmp_path):
         assert app.start_game()
         app.choose("menu")
         assert "forget" not in [c.id for c in app.view().choices]
+
+
+def test_a_quick_double_tap_forgets_nothing_a_considered_second_tap_does(tmp_path):
+    clock = [0.0]
+    app = app_with_taught_dice(tmp_path, clock)
+    app.choose("forget")
+    for gap in (0.05, 0.25):  # a double tap or a bounce is no "yes"
+        clock[0] += gap
+        app.choose("forget")
+    assert app.taught_throws() == 3
+    clock[0] = FORGET_PAUSE_S + 0.1
+    app.choose("forget")
+    assert app.taught_throws() == 0
+    app.store.close()
