@@ -60,6 +60,10 @@ user (a backup copied back by root, a read-only mount); the kiosk then plays wit
 damaged, empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS``
 (with its -wal and -shm) and the store starts fresh, with ``notice`` saying so.
 
+One kiosk to a state directory: ``claim(state_dir)`` holds it for this process (a lock the kernel
+drops when the process ends, a pulled plug or kill -9 included) or raises ``StateBusy``; two tables
+writing one game log would mix their throws, and the game would not replay.
+
 Reading only: ``Store.open_read_only`` (``dicetable read/watch --state``, the kiosk's settings when it
 cannot write), ``read_log`` (``dicetable replay``) and ``read_evening`` (``dicetable summary``) never
 create, move, upgrade or write anything, and read a store on a read-only mount too.
@@ -68,6 +72,7 @@ create, move, upgrade or write anything, and read a store on a read-only mount t
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import logging
 import os
@@ -84,6 +89,7 @@ from appliance.i18n import _
 log = logging.getLogger(__name__)
 
 FILENAME = "dicetable.sqlite3"
+LOCKNAME = "kiosk.lock"  # held by the kiosk that plays on the state directory (``claim``); holds its pid
 # PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
 APPLICATION_ID = 0x44695461
 SCHEMA_VERSION = 5  # PRAGMA user_version; 2 added the settings table, 3 the taught dice, 4 the images,
@@ -154,6 +160,40 @@ class StoreError(OSError):
     """The store cannot be written at all (the state directory missing and not creatable or read-only,
     the file not writable by this user); or, from the read-only openings, the saved games cannot be
     read. ``strerror`` is the message, in English, naming the place (``str()`` adds the errno)."""
+
+
+class StateBusy(Exception):
+    """Another process holds the state directory (``claim``): ``pid`` is its process id as it wrote
+    it (text, "" when unknown)."""
+
+    def __init__(self, state_dir, pid: str) -> None:
+        super().__init__(f"{state_dir}: another kiosk (pid {pid or 'unknown'}) plays on it")
+        self.pid = pid
+
+
+def claim(state_dir: str | Path):
+    """Hold ``state_dir`` for this process alone, until the returned file is closed or the process
+    ends; the lock file there holds this process's id. Returns None when the directory cannot be
+    written (the kiosk then plays without saving: there is nothing to guard). Raises StateBusy when
+    another process holds it."""
+    directory = Path(state_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        held = open(directory / LOCKNAME, "a+", encoding="ascii")
+    except OSError:
+        return None
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # BlockingIOError: another holds it
+        held.seek(0)
+        pid = held.read(32).strip()
+        held.close()
+        raise StateBusy(directory, pid) from None
+    held.seek(0)
+    held.truncate()
+    held.write(f"{os.getpid()}\n")
+    held.flush()
+    return held
 
 
 # What a store's write may raise when the disk is full, gone or damaged (a StoreError is an OSError).

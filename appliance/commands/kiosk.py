@@ -7,7 +7,9 @@ since), then runs the kiosk until it is stopped (SIGTERM, Ctrl+Q). At the first 
 setup in the store yet), or when a pulled plug cut one short, the guided setup shows first; the
 camera reads with what it saved: its tray area and light lock win over the config's, unless the
 config changed since. A bad config file exits
-with status 78 and one clear message (the unit does not restart on it). A missing camera or missing
+with status 78 and one clear message (the unit does not restart on it). A second kiosk on the same
+state directory (one started by hand while the service runs) exits with status 75 and one clear
+message, changing nothing (``appliance.store.claim``). A missing camera or missing
 GPIO does not stop the kiosk: it says so on screen, and dice can be entered by hand. Nor does a
 store it cannot write (a read-only state directory or SD card, a saved-games file this user may not
 write): the table plays without saving, the screen says so at the start and at every new game, the
@@ -46,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     return Appliance(cfg, service, windowed=args.windowed).run()
 
 
+EXIT_BUSY = 75  # EX_TEMPFAIL: another kiosk plays on the state directory (the unit retries a few times)
+
+
 def video_driver(configured: str, windowed: bool) -> str | None:
     """The SDL video driver to ask for: the config's ``[display] driver``, or None to let SDL choose
     ("auto", and a --windowed kiosk whose config names "kmsdrm": the console has no windows, and
@@ -70,6 +75,7 @@ class Appliance:
         import signal
 
         from appliance.inputs import Command, CommandQueue
+        from appliance.store import StateBusy, claim
 
         # The stop signal first: a SIGTERM while the kiosk starts up (a slow, busy Pi) is a clean
         # stop at the first frame, not the default death with status -15.
@@ -78,6 +84,18 @@ class Appliance:
         def stop(_signum, _frame) -> None:
             commands.put(Command("quit", source="signal"))
         signal.signal(signal.SIGTERM, stop)
+        try:
+            held = claim(self.cfg.state_dir)
+        except StateBusy as exc:
+            return self.service.fail(f"dicetable kiosk: another kiosk (pid {exc.pid or 'unknown'}) plays on "
+                                     f"{self.cfg.state_dir}: stop it first", EXIT_BUSY)
+        try:
+            return self._run(commands)
+        finally:
+            if held is not None:
+                held.close()
+
+    def _run(self, commands) -> int:
         store = self._store()
         voice, sounds = self._sound()
         app = self._app(store, voice, sounds)

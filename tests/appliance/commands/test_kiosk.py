@@ -251,3 +251,20 @@ def test_a_folder_of_photos_as_the_camera_shows_them_as_the_game_waits_for_throw
     finally:
         worker.stop()
         app.store.close()
+
+
+def test_a_second_kiosk_on_the_same_state_directory_is_one_message_and_exit_75_changing_nothing(tmp_path, capsys):
+    from appliance.store import claim
+
+    state = tmp_path / "state"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "synthetic"\n[display]\ndriver = "dummy"\n')
+    held = claim(state)  # the kiosk the service runs
+    try:
+        assert main(["kiosk", "--config", str(cfg)]) == 75
+    finally:
+        held.close()
+    err = capsys.readouterr().err
+    assert f"another kiosk (pid {os.getpid()}) plays on {state}: stop it first" in err and "Traceback" not in err
+    assert not (state / "dicetable.sqlite3").exists()
+

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from appliance.store import FILENAME, Store, StoreError
+from appliance.store import FILENAME, StateBusy, Store, StoreError, claim
 
 SETUP = {"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"limit": 6}}
 
@@ -350,3 +352,21 @@ def test_replay_takes_the_saved_games_and_a_game_id(tmp_path, capsys):
     assert '"Ann"' in capsys.readouterr().out
     assert main(["replay", str(state), "--game", "9"]) == 1
     assert "no game 9" in capsys.readouterr().err
+
+
+def test_the_state_directory_is_free_again_once_its_kiosk_is_gone_even_killed(tmp_path):
+    state = tmp_path / "state"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from appliance.store import claim; "
+                               f"h = claim({str(state)!r}); print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        try:
+            claim(state)
+            raise AssertionError("claimed twice")
+        except StateBusy as exc:
+            assert exc.pid == str(holder.pid)
+    finally:
+        holder.kill()  # a pulled plug: no clean release
+        holder.wait()
+    claim(state).close()
