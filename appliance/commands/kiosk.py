@@ -9,7 +9,7 @@ camera reads with what it saved: its tray area and light lock win over the confi
 config changed since. A bad config file exits
 with status 78 and one clear message (the unit does not restart on it). A second kiosk on the same
 state directory (one started by hand while the service runs) exits with status 75 and one clear
-message, changing nothing (``appliance.store.claim``). A missing camera or missing
+message, changing nothing (the lock file kiosk.lock there). A missing camera or missing
 GPIO does not stop the kiosk: it says so on screen, and dice can be entered by hand. Nor does a
 store it cannot write (a read-only state directory or SD card, a saved-games file this user may not
 write): the table plays without saving, the screen says so at the start and at every new game, the

@@ -189,6 +189,9 @@ def check_state(state_dir: Path) -> str:
     and a selftest run as root must not leave root-owned files behind)."""
     from appliance.store import APPLICATION_ID, FILENAME
 
+    if state_dir.exists() and not state_dir.is_dir():
+        raise Failed(f"{state_dir} is a file, not a directory (state_dir in the config names the directory "
+                     "the saved games go in)")
     if not state_dir.is_dir():
         raise Failed(f"{state_dir} does not exist (the service's StateDirectory= makes it; "
                      f"or: sudo install -d -o dicetable -g dicetable {state_dir})")

@@ -85,6 +85,8 @@ def open_source(spec: str | int | Path, *, size: tuple[int, int] = (640, 480), f
         return ImageFolderSource(path, fps=fps, hold_s=hold_s)
     if path.is_file():
         return VideoFileSource(path)
+    if not path.exists() and (path.suffix or "/" in spec):  # a file's name: it is missing, not misnamed
+        raise CameraMissing(f"SOURCE {spec!r}: no such file or folder")
     raise CameraMissing(f"SOURCE {spec!r} is not picamera, a device number, synthetic, a folder or a video file")
 
 

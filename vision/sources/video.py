@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from vision.frames import CameraMissing, EndOfFrames, Frame, SourceClosed, normalise
+
+# FFmpeg's own complaints about a damaged file ("moov atom not found") would reach the terminal
+# before the one clear CameraMissing; OpenCV reads this once, when it first uses FFmpeg (-8: quiet).
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 
 class VideoFileSource:

@@ -113,6 +113,14 @@ def test_a_missing_state_directory_fails(conf, capsys):
     assert code == 1 and "does not exist" in parts["state"][1]
 
 
+def test_a_state_directory_that_is_a_file_is_said_to_be_one(conf, capsys):
+    path = conf()
+    (conf.state / "file").write_text("")
+    path.write_text(path.read_text().replace(str(conf.state), str(conf.state / "file")))
+    code, parts = selftest(capsys, "--config", str(path), "--only", "state")
+    assert code == 1 and "is a file, not a directory" in parts["state"][1]
+
+
 def test_saved_games_are_counted_and_a_damaged_file_is_reported_not_touched(conf, capsys):
     path = conf()
     with Store.open(conf.state) as store:

@@ -92,6 +92,22 @@ def test_open_source_names_every_kind_of_source(tmp_path):
         open_source(str(tmp_path / "no-such-thing"))
 
 
+def test_a_source_named_as_a_file_that_is_not_there_is_said_to_be_missing(tmp_path):
+    for name in ("throw.mp4", str(tmp_path / "frames")):
+        with pytest.raises(CameraMissing, match="no such file or folder"):
+            open_source(name)
+    with pytest.raises(CameraMissing, match="is not picamera, a device number, synthetic"):
+        open_source("picamra")
+
+
+def test_a_damaged_video_file_is_one_clear_error_without_ffmpegs_own_complaints(tmp_path, capfd):
+    path = tmp_path / "throw.mp4"
+    path.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(CameraMissing, match="cannot open .* as a video"):
+        VideoFileSource(path)
+    assert "moov" not in capfd.readouterr().err
+
+
 def test_the_synthetic_source_from_the_command_line_plays_its_throws_then_ends():
     src = open_source("synthetic", dice=2, throws=2, fps=30)
     n = 0
