@@ -43,7 +43,7 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
     files converted as ``vision.frames.to_bgr`` does). ``flags``: OpenCV's imread flags (default
     ``IMREAD_COLOR``; ``IMREAD_UNCHANGED`` keeps 16 bits until ``to_bgr`` scales them).
 
-    Raises ImageError naming the file and why: not there, a directory, not readable by this user,
+    Raises ImageError naming the file and why: not there, a directory, a pipe or device, not readable by this user,
     empty, a JPEG cut short, not an image OpenCV decodes, too large to decode, or too small to be a
     picture. Nothing is printed on standard error by OpenCV (libpng's and libjpeg's own warnings
     on a damaged file still may be)."""
@@ -52,6 +52,8 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
     path = Path(path)
     if path.is_dir():
         raise ImageError(path, "is a directory, not an image")
+    if path.exists() and not path.is_file():  # a pipe or a device: reading it could wait for ever
+        raise ImageError(path, "is not a regular file (a pipe or a device), not an image")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
