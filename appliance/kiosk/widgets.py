@@ -340,7 +340,14 @@ def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.nd
         colour = th.GOOD if ok else th.DANGER
         pygame.draw.rect(surface, colour, box, width=line, border_radius=t.px(4))
         tag = pygame.Rect(0, 0, t.px(26), t.px(26))
-        tag.midbottom = (box.centerx, box.y - t.px(2)) if box.y - tag.height > dest.y else (box.centerx, box.bottom + tag.height + t.px(2))
+        # Above its die; a die at the picture's top edge has it beside, at its height (below, it sat
+        # between other dice, and which die it named was unclear).
+        if box.y - tag.height - t.px(2) >= dest.y:
+            tag.midbottom = (box.centerx, box.y - t.px(2))
+        elif box.right + t.px(2) + tag.width <= dest.right:
+            tag.midleft = (box.right + t.px(2), box.centery)
+        else:
+            tag.midright = (box.x - t.px(2), box.centery)
         pygame.draw.rect(surface, colour, tag, border_radius=t.px(6))
         text(surface, t, str(d.value), tag, size=20, colour=th.ACCENT_TEXT, bold=True)
     if status:  # across the foot of the panel (a picture narrower than it too), a second line if need be
