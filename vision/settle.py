@@ -175,6 +175,10 @@ class SettleDetector:
             # is reported only if that makes it differ from the last report).
             self.locked = None
             self._readings.clear()
+            # ... as a still spell that starts now: its times (to agree, to give up) count from its
+            # first reading, or a long-still empty tray gave up at once ("readings disagree").
+            if self._still_since is not None and self._last_t is not None:
+                self._still_since = self._last_t
         self._expected = n
 
     # -- motion --------------------------------------------------------------------------------

@@ -400,3 +400,14 @@ def test_a_tray_area_and_reference_given_while_running_take_effect_without_repor
     table.throw([3, 5], off_tray=1)
     reports, _ = play(table, detector, settle_time(table))
     assert [r[1].reading.kind for r in reports] == ["off_tray"]
+
+
+def test_a_new_expected_count_over_a_long_still_empty_tray_reports_nothing():
+    # The guided setup's teach step asks for 5 dice after the tray lay empty and still for seconds:
+    # the first reading under the new count gave up at once as "readings disagree (no dice)".
+    table = SyntheticTable(2, seed=10)
+    detector = SettleDetector(Oracle(table), expected=2)
+    assert play(table, detector, 5.0)[0] == []
+    detector.expected = 5
+    reports, states = play(table, detector, 3.0)
+    assert reports == [] and states[-1][0] == "empty"
