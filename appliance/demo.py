@@ -491,8 +491,9 @@ class ScriptedEvening:
         try:
             self.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:  # --out names a file, or a place that cannot hold a folder
+            reason = _("it is a file, not a folder") if self.out.is_file() else exc.strerror or exc
             raise DemoError(_("cannot save the screenshots in {folder}: {reason}").format(
-                folder=self.out, reason=exc.strerror or exc)) from None
+                folder=self.out, reason=reason)) from None
         self._build()
         where = _("real photos from {folder}").format(folder=self.source) if self.source else \
             _("the synthetic table (seed {seed})").format(seed=self.seed)

@@ -95,7 +95,8 @@ def test_an_out_folder_that_cannot_be_made_is_a_clear_error_and_plays_nothing(tm
     a_file.write_text("not a folder")
     assert main(["demo", "--headless", "--games", "maexle", "--out", str(a_file)]) == 1
     captured = capsys.readouterr()
-    assert f"cannot save the screenshots in {a_file}" in captured.err and "Traceback" not in captured.err
+    assert f"cannot save the screenshots in {a_file}: it is a file, not a folder" in captured.err
+    assert "Traceback" not in captured.err
     assert "==" not in captured.out and a_file.read_text() == "not a folder"
 
 
