@@ -106,6 +106,10 @@ class TrialSource:
         if order.kind == "cover":
             table.cover(list(order.values))
         elif order.kind == "lift" and table.cup_down:
+            # The dice the lift shows are the order's: the believer's shake (a REVEAL pressed before
+            # the table put them under the cup) or a self-revealer's own, not the last holder's.
+            if order.values:
+                table.cover(list(order.values))
             table.lift()
         elif order.kind in ("throw", "lift"):
             where = {order.mishap: 0} if order.mishap in ("off_tray", "cocked") else {}

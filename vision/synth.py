@@ -906,14 +906,18 @@ class SyntheticTable:
 
     def cover(self, values=None, duration: float = 0.6) -> float:
         """Mäxle: the cup comes down on the tray with fresh dice (``values`` or seeded random, as many
-        as the table has) under it; returns when the cup stands still."""
+        as the table has) under it; returns when the cup stands still. With the cup already down,
+        the dice under it are shaken afresh where it stands (unseen: nothing moves in view)."""
         vals = self._values(values, None)
         x0, y0, x1, y1 = self._r.tray_rect
         e = self.look.edge
         # The cup fits the tray with a die's edge to spare (five dice under it on a small tray: a tighter cup).
         radius = min(2.2 * e if len(vals) <= 2 else 3.4 * e, min(x1 - x0, y1 - y0) / 2 - e)
-        cx = self.rng.uniform(x0 + radius + e, max(x0 + radius + e, x1 - radius - e))
-        cy = self.rng.uniform(y0 + radius + e, max(y0 + radius + e, y1 - radius - e))
+        if self.cup_down:
+            (cx, cy, radius), duration = self._cup[-1][2], 0.0
+        else:
+            cx = self.rng.uniform(x0 + radius + e, max(x0 + radius + e, x1 - radius - e))
+            cy = self.rng.uniform(y0 + radius + e, max(y0 + radius + e, y1 - radius - e))
         spots = _place(self.rng, len(vals), None, e, around=(cx, cy, radius - 1.1 * e))
         self._tracks = [_Track(x, y, x, y, self.t, self.t, _flat(v, yaw), self._styles[i % len(self._styles)])
                         for i, (v, (x, y, yaw)) in enumerate(zip(vals, spots))]

@@ -143,6 +143,30 @@ def test_the_trial_table_shakes_afresh_for_a_receiver_who_believes():
     assert sorted(t.rolls()[0]) == sorted(peeked)
 
 
+def test_a_reveal_pressed_before_the_believers_shake_is_under_the_cup_lifts_the_believers_dice():
+    t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen)
+    t.frames(int(3 * FPS))
+    t.app.act({"announce": 31})
+    t.frames(2)
+    peeked = t.table._believer
+    t.app.act({"announce": 32})  # Bo believed, shook and announced ...
+    t.frames(2)
+    t.app.act({"reveal": True})  # ... and Cy calls at once, before the table's pause is over
+    t.until(lambda: t.rolls())
+    assert sorted(t.rolls()[0]) == sorted(peeked)
+
+
+def test_a_self_reveal_on_the_trial_table_shows_the_receivers_own_shake():
+    t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen)
+    t.frames(int(3 * FPS))
+    t.app.act({"announce": 31})
+    t.frames(int(2 * FPS))
+    own = t.table._believer
+    t.app.act({"self_reveal": True})
+    t.until(lambda: t.rolls())
+    assert sorted(t.rolls()[0]) == sorted(own)
+
+
 def test_the_trial_table_throws_nothing_while_the_menu_is_open():
     t = Trial("biscuit", ["Ann", "Bo", "Cy"])
     t.app.screen = "menu"
