@@ -2,7 +2,8 @@
 dice for the players, for as long as the kiosk runs.
 
 The table waits for the game: it throws only when the game waits for a throw, and then the number of
-dice the game expects (2 for Mäxle and Biscuit, 5 or the rerolled dice for Yacht). With the Mäxle cup
+dice the game expects (2 for Mäxle and Biscuit, 5 for Yacht: a reroll keeps the dice a player would
+keep for the declared category, ``keep_for``, and throws the rest). With the Mäxle cup
 it puts the cup down with fresh dice when a round opens, shakes afresh when a receiver believes and
 announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
 cup are told on screen as a peek. Nothing happens on the setup screen, in the menu or on a dialog.
@@ -194,6 +195,9 @@ class TrialTable:
         action since the last order."""
         need, last, self._last_kind = s.need, self._last_kind, s.need.kind
         if not find_table(s.kind).cup:
+            if need.kind == "reroll" and need.dice and need.raw.get("showing") and need.raw.get("declared"):
+                kept = keep_for(tuple(need.raw["showing"]), need.raw["declared"])[:need.dice]
+                return Order("throw", kept + self._dice(need.dice - len(kept)), self._mishap())
             if need.kind in ("roll", "reroll") and need.dice:
                 return Order("throw", self._dice(need.dice), self._mishap())
             return Order("wait")
@@ -232,6 +236,27 @@ class TrialTable:
         self._believer = ()
         self.app.say(_("Under the cup: {dice} (only you peek)").format(dice=dice_text(self._under_cup)), seconds=5)
         return Order("cover", self._under_cup)
+
+
+def keep_for(dice: tuple[int, ...], category: str) -> tuple[int, ...]:
+    """The dice a Yacht player keeps of ``dice`` (the values showing) before a reroll for the
+    declared ``category`` (``appliance.games.yacht_scoring.CATEGORIES``): a player's rule of thumb,
+    not the solver's best (the trial table plays, the coach advises). The rest are thrown again."""
+    from collections import Counter
+
+    faces = ("ones", "twos", "threes", "fours", "fives", "sixes")
+    if category in faces:
+        return tuple(d for d in dice if d == faces.index(category) + 1)
+    if category in ("small_straight", "large_straight"):
+        return tuple(sorted(set(dice)))
+    if category == "choice":
+        return tuple(d for d in dice if d >= 4)
+    ranked = sorted(Counter(dice).items(), key=lambda vc: (-vc[1], -vc[0]))
+    if category == "full_house":
+        (a, na), *rest = ranked
+        keep = (a,) * min(na, 3)
+        return keep + ((rest[0][0],) * min(rest[0][1], 2) if rest else ())
+    return (ranked[0][0],) * ranked[0][1]  # four of a kind, yacht: the most common value
 
 
 def trial_source(size: tuple[int, int], fps: float, seed: int | None = None, **kw) -> TrialSource:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from appliance.inputs import Command, CommandQueue
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.camera import CameraPipeline
-from appliance.trial import Order, TrialSource, TrialTable, trial_source
+from appliance.trial import Order, TrialSource, TrialTable, keep_for, trial_source
 from vision.reader import read_dice
 from vision.reading import DiceReading, no_dice, unreadable
 from vision.settle import SettleDetector
@@ -78,6 +78,28 @@ def test_the_trial_table_throws_five_dice_for_yacht_and_waits_for_the_declaratio
     t.frames(int(10 * FPS))  # nobody declares: the table throws nothing
     assert len(t.source.actions) == thrown
     assert t.app.session.need.kind == "declare"
+
+
+def test_keep_for_keeps_what_a_player_would_for_the_declared_category():
+    assert keep_for((1, 1, 4, 4, 4), "full_house") == (4, 4, 4, 1, 1)
+    assert keep_for((6, 2, 6, 3, 1), "sixes") == (6, 6)
+    assert keep_for((6, 2, 6, 3, 1), "yacht") == (6, 6)
+    assert keep_for((2, 3, 3, 5, 6), "large_straight") == (2, 3, 5, 6)
+    assert keep_for((1, 4, 5, 2, 6), "choice") == (4, 5, 6)
+    assert keep_for((1, 2, 3, 4, 6), "fives") == ()
+
+
+def test_a_yacht_reroll_on_the_trial_table_keeps_the_dice_for_the_declared_category():
+    t = Trial("yacht", ["Ann", "Bo"], reader=Seen)
+    t.until(lambda: t.app.session.need.kind == "declare", seconds=60)
+    showing = tuple(t.app.session.need.raw["showing"])
+    category = "full_house"
+    before = len(t.source.actions)
+    t.app.act({"declare": category})
+    t.until(lambda: len(t.source.actions) > before, seconds=20)
+    kept = keep_for(showing, category)
+    reroll = t.source.actions[-1]
+    assert reroll.kind == "throw" and len(reroll.values) == 5 and reroll.values[:len(kept)] == kept
 
 
 def test_the_trial_table_never_runs_out_of_throws():
