@@ -43,10 +43,10 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
     files converted as ``vision.frames.to_bgr`` does). ``flags``: OpenCV's imread flags (default
     ``IMREAD_COLOR``; ``IMREAD_UNCHANGED`` keeps 16 bits until ``to_bgr`` scales them).
 
-    Raises ImageError naming the file and why: not there, a directory, a pipe or device, not readable by this user,
-    empty, a JPEG cut short, not an image OpenCV decodes, too large to decode, or too small to be a
-    picture. Nothing is printed on standard error by OpenCV (libpng's and libjpeg's own warnings
-    on a damaged file still may be)."""
+    Raises ImageError naming the file and why: not there, a directory, a pipe or device, not
+    readable by this user, empty, a JPEG cut short, not an image OpenCV decodes, too large to
+    decode, or too small to be a picture. Nothing is printed on standard error by OpenCV (libpng's
+    and libjpeg's own warnings on a damaged file still may be)."""
     import cv2
 
     path = Path(path)

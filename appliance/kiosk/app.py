@@ -171,8 +171,7 @@ class App:
         self._last_kind = ""
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
-        self._forget_until = float("-inf")     # clock s until which a second tap forgets the dice
-        self._forget_from = float("-inf")      # clock s from which it does
+        self._forget_asked = float("-inf")     # clock s of the first tap on "forget these dice"
 
     @property
     def current(self) -> Screen:
@@ -557,14 +556,15 @@ class App:
         ``FORGET_S`` after it (a tap sooner, a double tap or a bounce, is ignored); the second
         removes the taught dice from the store and the reader."""
         now = self.clock()
-        if now > self._forget_until:
-            self._forget_from, self._forget_until = now + FORGET_PAUSE_S, now + FORGET_S
+        since = now - self._forget_asked
+        if since > FORGET_S:
+            self._forget_asked = now
             self.say(_("Tap again to forget the dice taught at this table"), seconds=FORGET_S)
             return
-        if now < self._forget_from:
-            log.info("a second tap on \"forget these dice\" %.2f s after the first ignored: too quick", now - (self._forget_until - FORGET_S))
+        if since < FORGET_PAUSE_S:
+            log.info("a second tap on \"forget these dice\" %.2f s after the first ignored: too quick", since)
             return
-        self._forget_until = float("-inf")
+        self._forget_asked = float("-inf")
         try:
             removed = self.store.forget_examples()
         except Exception:
