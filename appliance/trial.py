@@ -244,9 +244,10 @@ def keep_for(dice: tuple[int, ...], category: str) -> tuple[int, ...]:
     not the solver's best (the trial table plays, the coach advises). The rest are thrown again."""
     from collections import Counter
 
-    faces = ("ones", "twos", "threes", "fours", "fives", "sixes")
-    if category in faces:
-        return tuple(d for d in dice if d == faces.index(category) + 1)
+    from appliance.games.yacht_scoring import UPPER
+
+    if category in UPPER:  # ones to sixes: the dice of that face
+        return tuple(d for d in dice if d == UPPER[category])
     if category in ("small_straight", "large_straight"):
         return tuple(sorted(set(dice)))
     if category == "choice":
