@@ -223,9 +223,10 @@ class ScriptedEvening:
         self._frame = 0
         self._tapped_at = float("-inf")  # virtual s of the table's last tap
         unknown = [g for g in self.games if g not in kinds()]
-        if unknown or not self.games:
-            raise DemoError(_("the games are maexle, biscuit and yacht, not {games}").format(
-                games=", ".join(unknown) or "—"))
+        if not self.games:
+            raise DemoError(_("name at least one game: maexle, biscuit or yacht"))
+        if unknown:
+            raise DemoError(_("the games are maexle, biscuit and yacht, not {games}").format(games=", ".join(unknown)))
         needed = {5} if self.games == ("yacht",) else ({2} if "yacht" not in self.games else {2, 5})
         self.pools = photo_pools(self.source, self.seed, needed) if self.source else None
         self.sessions: list = []

@@ -90,6 +90,11 @@ def test_an_unknown_game_is_a_clear_error(tmp_path, capsys):
     assert "poker" in capsys.readouterr().err
 
 
+def test_no_game_named_is_a_clear_error(tmp_path, capsys):
+    assert main(["demo", "--headless", "--games", "", "--out", str(tmp_path)]) == 1
+    assert "name at least one game: maexle, biscuit or yacht" in capsys.readouterr().err
+
+
 def test_an_out_folder_that_cannot_be_made_is_a_clear_error_and_plays_nothing(tmp_path, capsys):
     a_file = tmp_path / "shots.png"
     a_file.write_text("not a folder")
