@@ -118,6 +118,8 @@ def parse(argv) -> argparse.Namespace:
     parser.add_argument("--crops", type=int, default=40000, help="face training crops per epoch")
     parser.add_argument("--face-widths", type=lambda t: tuple(int(v) for v in t.split(",")), metavar="A,B,C,D",
                         help="the face reader's four widths (default: vision.train.nets.FaceNet's)")
+    parser.add_argument("--teacher", type=Path, nargs="+", default=[], metavar="ONNX",
+                        help="trained face readers (face.onnx) the new one also learns from: their mean logits")
     parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
     parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
                         help="leave a photo source out of training (to measure a source never seen)")
@@ -165,8 +167,11 @@ def _train_face(args, finder, items, log, report):
     hardness = [1.0] * len(labelled) + [1.0 + HARDNESS * sc if c == 0 else 1.0 for (*_, c, _), sc in zip(found, found_scores)]
     log(f"{len(specs)} face crops to draw from, classes {np.bincount([s[4] for s in specs]).tolist()}")
     weights = _face_weights(items, specs, args.synthetic_share, np.array(hardness))
+    from vision.runtime import Network
+
+    teachers = [Network(path) for path in args.teacher]
     return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed,
-                          widths=args.face_widths, log=log)
+                          widths=args.face_widths, teachers=teachers, log=log)
 
 
 def _calibrate(args, finder, face, calib, log, report: dict):

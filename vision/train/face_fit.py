@@ -33,10 +33,27 @@ class Crops(WeightedDraws):
         return x, c
 
 
+DISTIL_SHARE = 0.7  # of the loss: matching the teachers (the rest: the labels)
+DISTIL_TEMPERATURE = 2.0  # both sides' logits are divided by it before they are compared
+
+
+def distillation_loss(out: torch.Tensor, y: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+    """Knowledge distillation (Hinton et al. 2015): the labels' cross-entropy and the KL divergence
+    from the teachers' softened probabilities, ``DISTIL_SHARE`` of it, scaled by T^2 so its
+    gradients keep their size. out, teacher: (N, CLASSES) logits; y: (N,) int64 classes."""
+    t = DISTIL_TEMPERATURE
+    soft = torch.nn.functional.kl_div(torch.log_softmax(out / t, 1), torch.log_softmax(teacher / t, 1),
+                                      reduction="batchmean", log_target=True) * t * t
+    return (1 - DISTIL_SHARE) * torch.nn.functional.cross_entropy(out, y) + DISTIL_SHARE * soft
+
+
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
-          batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, log=print) -> FaceNet:
+          batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
+          log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
-    (fixed seed). Returns it in eval mode."""
+    (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
+    whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
+    ones. Returns it in eval mode."""
     torch.manual_seed(seed)
     net = FaceNet(widths) if widths else FaceNet()
     data = Crops(items, specs, weights, per_epoch, seed)
@@ -51,7 +68,11 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
         t0, total, right, n = time.time(), 0.0, 0, 0
         for x, y in loader:
             out = net(x)
-            loss = loss_fn(out, y)
+            if teachers:
+                taught = np.mean([t.run(x.numpy(), ["logits"])[0] for t in teachers], axis=0)
+                loss = distillation_loss(out, y, torch.from_numpy(taught))
+            else:
+                loss = loss_fn(out, y)
             opt.zero_grad()
             loss.backward()
             opt.step()
