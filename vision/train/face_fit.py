@@ -1,6 +1,6 @@
-"""Training the face reader: cross-entropy on freshly jittered crops each epoch, a temperature fitted
-afterwards on crops it never trained on (Guo et al. 2017, "On calibration of modern neural
-networks"), then export to ONNX."""
+"""Training the face reader: cross-entropy on freshly jittered crops each epoch (with teachers, also
+their softened answers: ``distillation_loss``), a temperature fitted afterwards on crops it never
+trained on (Guo et al. 2017, "On calibration of modern neural networks"), then export to ONNX."""
 
 from __future__ import annotations
 
