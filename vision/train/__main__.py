@@ -153,9 +153,11 @@ def _finder(args, items, log):
 
 def _train_face(args, finder, items, log, report):
     """The face reader (torch), trained on crops around the labelled dice of ``items`` and around
-    the finder's finds there."""
+    the finder's finds there (and from ``--teacher``'s face readers)."""
+    from vision.runtime import Network
     from vision.train import face_data, face_fit, mine
 
+    teachers = [Network(path) for path in args.teacher]  # a wrong path fails before the mining
     found, found_scores, counts = mine.found_specs(finder, items)
     log(f"finder on its training images: {counts['found']} of {counts['dice']} dice found, {counts['false']} false finds")
     report["finder_on_training"] = counts
@@ -167,9 +169,6 @@ def _train_face(args, finder, items, log, report):
     hardness = [1.0] * len(labelled) + [1.0 + HARDNESS * sc if c == 0 else 1.0 for (*_, c, _), sc in zip(found, found_scores)]
     log(f"{len(specs)} face crops to draw from, classes {np.bincount([s[4] for s in specs]).tolist()}")
     weights = _face_weights(items, specs, args.synthetic_share, np.array(hardness))
-    from vision.runtime import Network
-
-    teachers = [Network(path) for path in args.teacher]
     return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed,
                           widths=args.face_widths, teachers=teachers, log=log)
 
