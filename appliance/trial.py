@@ -23,9 +23,11 @@ thread once a frame (:meth:`TrialTable.tick`) and gives the source its orders th
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from appliance.games.yacht_scoring import UPPER
 from appliance.i18n import _
 from appliance.table import find_table
 from appliance.table.base import dice_text
@@ -242,10 +244,6 @@ def keep_for(dice: tuple[int, ...], category: str) -> tuple[int, ...]:
     """The dice a Yacht player keeps of ``dice`` (the values showing) before a reroll for the
     declared ``category`` (``appliance.games.yacht_scoring.CATEGORIES``): a player's rule of thumb,
     not the solver's best (the trial table plays, the coach advises). The rest are thrown again."""
-    from collections import Counter
-
-    from appliance.games.yacht_scoring import UPPER
-
     if category in UPPER:  # ones to sixes: the dice of that face
         return tuple(d for d in dice if d == UPPER[category])
     if category in ("small_straight", "large_straight"):
