@@ -577,32 +577,38 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
 
 
 # The guided setup's right column (design px): the instruction is what the table reads first, then a
-# problem with the last choice, one line of state, the dice read, the choices.
+# problem with the last choice, the dice read, the choices; the left one what the camera sees, its
+# status and the step's state (the tray's frame, the throws taught).
 GUIDED_PROMPT, GUIDED_PROMPT_LINE, GUIDED_NOTICE, GUIDED_NOTICE_LINE = 26, 33, 22, 27
 GUIDED_LINE, GUIDED_BUTTON = 24, 56
 
 
 def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
     """The guided setup: the step's title, the live camera view with the tray framed on the left
-    (its status under it), the instruction, a problem (``view.hint``), one line of state, the dice
-    read and the choices on the right."""
+    (its status and the step's state, ``view.info``, under it), the instruction, a problem
+    (``view.hint``), the dice read and the choices on the right."""
     W, H = surface.get_size()
     m = t.gap
     title = pygame.Rect(2 * m, m, W - 4 * m, t.px(38))
     w.text(surface, t, view.title, title, size=26, colour=th.ACCENT, bold=True, align="left")
-    body = pygame.Rect(m, title.bottom + m, W - 2 * m, H - title.bottom - 2 * m)
+    top = title.bottom
+    if view.message:  # it lies over the title; the step's question stays in view below it
+        top = max(top, message_rect(t, W, view.message, hits)[0].bottom)
+    body = pygame.Rect(m, top + m, W - 2 * m, H - top - 2 * m)
     left = pygame.Rect(body.x, body.y, int(body.width * 0.46), body.height)
-    status_h = t.px(34)
-    cam = pygame.Rect(left.x, left.y, left.width, min(int(left.width * 0.75), left.height - status_h))
+    status_h, info_h = t.px(34), t.px(30) if view.info else 0
+    cam = pygame.Rect(left.x, left.y, left.width, min(int(left.width * 0.75), left.height - status_h - info_h))
     w.camera(surface, t, cam, camera.frame, camera.dice, ok=camera.ok, tray=view.tray)
     w.text(surface, t, camera.status, pygame.Rect(cam.x, cam.bottom, cam.width, status_h), size=GUIDED_LINE,
            colour=th.GOOD if camera.ok else th.DANGER, lines=1)
+    if view.info:
+        w.text(surface, t, view.info, pygame.Rect(cam.x, cam.bottom + status_h, cam.width, info_h), size=GUIDED_LINE,
+               colour=th.MUTED, lines=1)
     right = pygame.Rect(left.right + 2 * m, body.y, body.right - left.right - 2 * m, body.height)
     n = len(view.choices)
     buttons_h = n * t.px(GUIDED_BUTTON) + (n - 1) * m if n else 0
     notice_lines = _lines_for(t, view.hint, GUIDED_NOTICE, GUIDED_NOTICE_LINE, right.width, 3, False)
-    blocks = [(view.hint, notice_lines * t.px(GUIDED_NOTICE_LINE)), (view.info, t.px(30)),
-              (view.dice, t.px(48) + m)]
+    blocks = [(view.hint, notice_lines * t.px(GUIDED_NOTICE_LINE)), (view.dice, t.px(48) + m)]
     below = sum(h for content, h in blocks if content)
     room = max(1, (right.height - buttons_h - below - 2 * m) // t.px(GUIDED_PROMPT_LINE))
     lines = _lines_for(t, view.prompt, GUIDED_PROMPT, GUIDED_PROMPT_LINE, right.width, room, True)
@@ -614,10 +620,6 @@ def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) ->
         box = pygame.Rect(right.x, y, right.width, notice_lines * t.px(GUIDED_NOTICE_LINE))
         w.text(surface, t, view.hint, box, size=GUIDED_NOTICE, colour=th.DANGER, align="left", lines=notice_lines)
         y = box.bottom
-    if view.info:
-        w.text(surface, t, view.info, pygame.Rect(right.x, y, right.width, t.px(30)), size=GUIDED_LINE,
-               colour=th.MUTED, align="left")
-        y += t.px(30)
     if view.dice:
         w.dice_row(surface, t, pygame.Rect(right.x, y + m, right.width, t.px(48)), view.dice, max_side=t.px(48))
         y += t.px(48) + m

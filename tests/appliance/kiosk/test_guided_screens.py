@@ -133,3 +133,48 @@ def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, t
         i18n.set_language("en")
     assert len(shown) == 23
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_message_line_leaves_every_guided_setup_question_in_view(guided_table, text_sizes, monkeypatch, lang, size):
+    """At a first start after a pulled plug damaged the saved games, their 12 s notice shows while the
+    guided setup asks its first question: the question (the prompt) is drawn whole below it, every
+    text still readable, no choice under the message."""
+    from appliance.kiosk import widgets
+    from appliance.kiosk.draw import message_rect
+
+    app, camera, _store = guided_table
+    i18n.set_language(lang)
+    surface, theme = pygame.Surface(size), th.Theme(*size)
+    boxes: dict[str, pygame.Rect] = {}
+    def seen(content, drawn, box):
+        boxes.setdefault(content, drawn)
+        text_sizes.hook(content, drawn, box)
+
+    monkeypatch.setattr(widgets, "text_hook", seen)
+    problems: list[str] = []
+
+    def show(name: str) -> None:
+        notice = i18n._("The saved games could not be read ({problem}). They were put aside for the staff; "
+                        "play starts fresh.").format(problem="database disk image is malformed")
+        app.say(notice, seconds=12)
+        app.tick()
+        if app.view().screen != "guided":  # the hand entry, setup and menu: their heads lie under it
+            return
+        boxes.clear()
+        text_sizes.clear()
+        hits = draw(surface, app.view(), theme, CameraFeed(*camera.feed()))
+        problems.extend(f"{name}: {p}" for p in text_sizes.small(size))
+        covered = message_rect(theme, size[0], notice, hits)[0]
+        prompt = boxes.get(app.view().prompt)
+        if prompt is None or prompt.colliderect(covered):
+            problems.append(f"{name}: the question {app.view().prompt!r} at {prompt} under the message {covered}")
+        problems.extend(f"{name}: {cid} under the message" for rect, cid in hits
+                        if cid != "hush" and rect.colliderect(covered))
+
+    try:
+        tour(app, camera, show)
+    finally:
+        i18n.set_language("en")
+    assert not problems, "\n".join(problems)
