@@ -1016,11 +1016,15 @@ class _Scene:
 
     def _place(self, rng, n: int) -> None:
         """Lays the dice (some touching, some cocked), then the plain cubes; shrinks the dice a little and
-        starts again in the rare scene where they do not fit."""
+        starts again in the rare scene where they do not fit, and where they still do not, starts over
+        without the cup (a large cup beside a deep bowl can leave no room at all)."""
         touch = rng.uniform(0.2, 0.8) if rng.uniform() < 0.5 else 0.0
         cock = rng.uniform(0.1, 0.4) if rng.uniform() < 0.4 else 0.0
         cubes = int(rng.integers(1, 4)) if rng.uniform() < 0.12 else 0
-        for _ in range(12):
+        edge = self.edge
+        for attempt in range(24 if self.cup is not None else 12):
+            if attempt == 12:  # the cup is only a distractor; the truth does not change without it
+                self.cup, self.edge = None, edge
             solids = self._try_place(rng, n, touch, cock)
             if solids is not None:
                 extra = self._try_cubes(rng, solids, cubes)

@@ -76,6 +76,12 @@ def test_no_dice_gives_an_empty_scene_and_a_count_is_kept():
         assert len(render_scene(7, size=(640, 480), dice=n)[1]) == n
 
 
+def test_a_scene_whose_cup_leaves_the_dice_no_room_is_laid_without_the_cup():
+    # Seed 7454 draws large dice in a deep bowl and a cup as wide as the bowl beside it: no die fitted.
+    scene = _Scene(7454, None, None)
+    assert scene.cup is None and len(scene.truth()) == 1
+
+
 def test_bad_sizes_and_counts_are_refused():
     for kwargs in ({"size": (10, 10)}, {"size": (640,)}, {"dice": -1}, {"dice": 41}):
         with pytest.raises(ValueError):
