@@ -6,7 +6,7 @@ dice the game expects (2 for Mäxle and Biscuit, 5 for Yacht: a reroll keeps the
 keep for the declared category, ``keep_for``, and throws the rest). With the Mäxle cup
 it puts the cup down with fresh dice when a round opens, shakes afresh when a receiver believes and
 announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
-cup are told on screen as a peek. Nothing happens on the setup screen, in the menu or on a dialog.
+cup are told on screen as a peek, once the announcements before it are gone. Nothing happens on the setup screen, in the menu or on a dialog.
 In the guided setup the table is cleared for the tray, the light and the empty tray, and throws the
 dice the teach step asks for whenever it waits for a throw.
 A throw the camera does not take (misread, unreadable) is thrown again after a while. It never ends.
@@ -33,6 +33,7 @@ from appliance.table import find_table
 from appliance.table.base import dice_text
 
 PAUSE_S = 1.2   # virtual seconds between the game's wait and the table's throw
+PEEK_S = 5.0    # seconds the Mäxle peek shows, counted from when no announcement is on screen
 RETRY_S = 6.0   # virtual seconds a still throw may lie untaken before it is thrown again
 MISHAPS = 0.1   # the share of the trial table's throws that go wrong (a die off the tray or cocked)
 TRAY_FRAC = (0.7, 0.78)  # the tray's share of the view: the table beside it has room for a die
@@ -149,13 +150,21 @@ class TrialTable:
         self._last_kind = ""
         self._believer: tuple[int, ...] = ()  # what the Mäxle receiver would shake if they believe
         self._under_cup: tuple[int, ...] = ()
+        self._peek = ""  # the peek to show once no announcement is on screen (the players read those first)
 
     def _dice(self, n: int) -> tuple[int, ...]:
         return tuple(self.rng.randint(1, 6) for _ in range(n))
 
     def tick(self) -> None:
         """Once a frame from the UI thread: a new order when the game's (or the guided setup's) wait
-        changed."""
+        changed; the Mäxle peek once the play screen shows no announcement."""
+        self._follow()
+        app = self.app
+        if self._peek and app.screen == "play" and app.banner is None and not app.banners:
+            app.say(self._peek, seconds=PEEK_S)
+            self._peek = ""
+
+    def _follow(self) -> None:
         app, s = self.app, self.app.session
         if app.screen == "guided" or (app.screen == "hand" and app.hand.done is not None):
             self._guided()
@@ -170,6 +179,8 @@ class TrialTable:
         else:
             fresh = key != self._handled  # not merely back from the menu or a dialog
             self._handled = key
+            if fresh:
+                self._peek = ""  # a peek not yet shown is of a wait that is over
             order = self._order(s, fresh)
         if order is not None:
             self.post(lambda src, o=order: src.order(o))
@@ -220,8 +231,7 @@ class TrialTable:
             self._under_cup = self._dice(2)
             order = Order("cover", self._under_cup)
         self._believer = self._dice(2)
-        self.app.say(_("If you believe it and shake: {dice} (only you peek)")
-                     .format(dice=dice_text(self._believer)), seconds=5)
+        self._peek = _("If you believe it and shake: {dice} (only you peek)").format(dice=dice_text(self._believer))
         return order
 
     def _mishap(self) -> str:
@@ -236,7 +246,7 @@ class TrialTable:
         """A round opens: the holder shakes the cup and peeks."""
         self._under_cup = self._dice(2)
         self._believer = ()
-        self.app.say(_("Under the cup: {dice} (only you peek)").format(dice=dice_text(self._under_cup)), seconds=5)
+        self._peek = _("Under the cup: {dice} (only you peek)").format(dice=dice_text(self._under_cup))
         return Order("cover", self._under_cup)
 
 

@@ -315,3 +315,21 @@ def test_the_trial_table_clears_its_tray_for_the_guided_setup_and_throws_the_dic
         app.choose("done")
         frames(5)
         assert app.screen == "setup" and source.current.kind == "wait"
+
+
+def test_the_maexle_peek_waits_until_the_announcements_are_gone():
+    # With 5 s from when it was said, it expired under the last round's outcome banners before the
+    # next opener looked.
+    from appliance.kiosk.app import Banner
+    from appliance.table.base import Announcement, dice_text
+    from appliance.trial import PEEK_S
+
+    t = Trial("maexle", ["Ann", "Bo"])
+    t.app.banner = Banner(Announcement("Bo drinks", tone="drink"))
+    t.frames(int(3 * FPS))
+    under = t.source.actions[-1].values
+    assert t.source.actions[-1].kind == "cover" and t.messages == []
+    t.app.banner = None
+    t.frames(1)
+    assert t.app.message == f"Under the cup: {dice_text(under)} (only you peek)"
+    assert t.app.message_until - t.app.clock() > PEEK_S - 1
