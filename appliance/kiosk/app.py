@@ -33,7 +33,7 @@ from appliance.kiosk import view as views
 from appliance.kiosk.screens import Screen
 from appliance.kiosk.screens.fix import CorrectScreen, HandScreen
 from appliance.kiosk.screens.guided import GuidedScreen
-from appliance.kiosk.screens.menu import MenuScreen, OverScreen, SheetScreen, SummaryScreen
+from appliance.kiosk.screens.menu import ConfirmScreen, MenuScreen, OverScreen, SheetScreen, SummaryScreen
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
 from appliance.kiosk.seat_names import default_name, in_language
@@ -56,7 +56,7 @@ FORGET_PAUSE_S = 1.0  # s: ... and no sooner than this: a quick double tap is no
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
-IN_GAME = ("play", "correct", "sheet", "menu")
+IN_GAME = ("play", "correct", "sheet", "menu", "confirm")
 
 
 @dataclass
@@ -149,9 +149,10 @@ class App:
         self.correct = CorrectScreen(self)
         self.hand = HandScreen(self)
         self.guided = GuidedScreen(self)
+        self.confirm = ConfirmScreen(self)
         self.screens: dict[str, Screen] = {screen.name: screen for screen in (
             self.setup, self.names, self.play, self.correct, self.hand, SheetScreen(self), MenuScreen(self),
-            OverScreen(self), SummaryScreen(self), self.guided)}
+            OverScreen(self), SummaryScreen(self), self.guided, self.confirm)}
         self.screen = "setup"
         self.session: Session | None = None
         self.evening_summary = None  # the chart's figures, read when "End the evening" is chosen

@@ -52,7 +52,8 @@ def draw(surface: pygame.Surface, view: View, t: th.Theme, camera: CameraFeed | 
     hits: Hits = []
     layout = {
         "setup": _setup, "names": _names, "play": _play, "correct": _correct, "hand": _hand,
-        "sheet": _sheet_screen, "menu": _menu, "over": _over, "summary": _summary, "guided": _guided,
+        "sheet": _sheet_screen, "menu": _menu, "confirm": _menu, "over": _over, "summary": _summary,
+        "guided": _guided,
     }.get(view.screen, _menu)
     head = layout(surface, view, t, hits, camera or CameraFeed())
     if view.message:

@@ -279,6 +279,26 @@ def menu(s, drink_cap: int = 0, taught: int = 0) -> View:
                 columns=2 if len(choices) <= 6 else 3)
 
 
+def confirm(verb: str, s) -> View:
+    """The question before what cannot be taken back: ``verb`` "end" (this game), "evening" (the
+    evening, with session ``s`` still on) or "new_evening" (the counts start again). "Back" is the
+    first choice: the digit 1 pressed twice, or a second tap where the menu's first button was,
+    keeps the game."""
+    if verb == "end":
+        title, prompt, label = (_("End this game?"), _("It cannot go on afterwards; its counts stay for the evening."),
+                                _("End this game"))
+    elif verb == "evening":
+        title, prompt, label = (_("End the evening?"), _("This game ends too, and the evening's chart shows."),
+                                _("End the evening"))
+    else:
+        title, prompt, label = (_("Start a new evening?"),
+                                _("Every drink and point counted this evening starts again from zero."),
+                                _("New evening"))
+    back = _("Keep playing") if s is not None and not s.over and verb != "new_evening" else _("Back")
+    return View("confirm", title=title, prompt=prompt,
+                choices=[Choice("back", back, style="primary"), Choice("yes", label, style="danger")], columns=2)
+
+
 def summary(evening) -> View:
     """The closing summary: the chart of ``evening`` (``appliance.evening.Summary``), a new evening
     (the counts start again) or back."""

@@ -181,7 +181,7 @@ def tour_biscuit(app: App, show) -> None:
         app.choose(f"pick:{p}")
     show()
     app.choose("menu"); show()
-    app.choose("end"); show()
+    app.choose("end"); show(); app.choose("yes"); show()
     # hand-out doubles: "Hand out 4 drinks", Done (n/m)
     app.rules = {"biscuit": {"doubles": "hand_out"}}
     assert app.start_game()
@@ -279,20 +279,20 @@ def tour_crowd(app: App, show) -> None:
     app.choose("breaker"); show(); every_page(app, show); app.choose("back")
     app.on_reading(reading((2, 5))); show(); every_page(app, show)       # thumbs
     app.choose(f"thumbs:{s.need.options[-1]}"); show()
-    app.choose("menu"); show(); app.choose("end"); show()
+    app.choose("menu"); show(); app.choose("end"); show(); app.choose("yes"); show()
     app.rules = {"biscuit": {"doubles": "hand_out"}}                      # picks that repeat: ×2
     assert app.start_game()
     app.on_reading(reading((3, 4))); app.on_reading(reading((4, 4))); show()
     for _ in range(2):
         app.choose(f"pick:{app.session.need.options[-1]}")
     show(); every_page(app, show)
-    app.choose("menu"); app.choose("end")
+    app.choose("menu"); app.choose("end"); app.choose("yes")
     app.rules = {"maexle": {}}
     app.setup.game_kind = "maexle"
     assert app.start_game()
     show(); app.choose("announce:54"); show(); app.choose("believe"); show(); app.choose("back")
     app.choose("reveal"); show(); app.on_reading(reading((6, 4))); show()
-    app.choose("menu"); app.choose("end"); show()
+    app.choose("menu"); app.choose("end"); app.choose("yes"); show()
     app.setup.seats = CROWD[:8]
     app.rules = {"yacht": {}}
     app.setup.game_kind = "yacht"
@@ -303,7 +303,7 @@ def tour_crowd(app: App, show) -> None:
     show()
     app.on_reading(reading((5, 5, 2, 2, 1))); show()
     app.choose("sheet"); show(); every_page(app, show); app.choose("back")
-    app.choose("menu"); app.choose("end"); show()
+    app.choose("menu"); app.choose("end"); app.choose("yes"); show()
     app.choose("sheet"); show()
 
 

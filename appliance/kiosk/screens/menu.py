@@ -29,7 +29,7 @@ class SheetScreen(Dialog):
 
 
 class MenuScreen(Dialog):
-    """Undo, the score sheet, end the game, the language, the drink cap, forget the taught dice, the
+    """Undo, the score sheet, end the game (asked first), the language, the drink cap, forget the taught dice, the
     guided setup."""
 
     name = "menu"
@@ -37,23 +37,59 @@ class MenuScreen(Dialog):
     @property
     def handlers(self):
         app = self.app
+        # Ending a game that is still on is asked first: it cannot go on afterwards.
+        on = app.session is not None and not app.session.over and not app.session.ended
         return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
-                "end": lambda _arg: app.end_game(), "lang": lambda _arg: app.next_language(),
+                "end": lambda _arg: app.confirm.ask("end") if on else app.end_game(),
+                "lang": lambda _arg: app.next_language(),
                 "cap": lambda _arg: app.next_drink_cap(), "forget": lambda _arg: app.forget_dice(),
-                "evening": lambda _arg: app.end_evening(), "guided": lambda _arg: app.open_guided()}
+                "evening": lambda _arg: app.confirm.ask("evening") if on else app.end_evening(),
+                "guided": lambda _arg: app.open_guided()}
 
     def view(self):
         return view.menu(self.app.session, self.app.drink_cap, self.app.taught_throws())
 
 
+class ConfirmScreen(Screen):
+    """"Are you sure?" before what cannot be taken back: ending a game that is still on (the menu's
+    "End this game" and "End the evening") and a new evening (the evening's counts start again).
+    Back (Esc, or the first choice) returns to the screen it was asked from."""
+
+    name = "confirm"
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.verb = ""
+        self.asked_from = "menu"
+
+    def ask(self, verb: str) -> None:
+        """Ask before ``verb`` ("end", "evening", "new_evening"; ``appliance.kiosk.view.confirm``)."""
+        self.verb, self.asked_from, self.app.screen = verb, self.app.screen, self.name
+
+    @property
+    def handlers(self):
+        return {"yes": lambda _arg: self._yes()}
+
+    def _yes(self) -> None:
+        app = self.app
+        {"end": app.end_game, "evening": app.end_evening, "new_evening": app.new_evening}[self.verb]()
+
+    def view(self):
+        return view.confirm(self.verb, self.app.session)
+
+    def back(self) -> None:
+        self.app.screen = self.asked_from
+
+
 class SummaryScreen(Dialog):
-    """The evening's chart ("End the evening"): a new evening, or back to the game over screen."""
+    """The evening's chart ("End the evening"): a new evening (asked first), or back to the game
+    over screen."""
 
     name = "summary"
 
     @property
     def handlers(self):
-        return {"new_evening": lambda _arg: self.app.new_evening()}
+        return {"new_evening": lambda _arg: self.app.confirm.ask("new_evening")}
 
     def view(self):
         if self.app.evening_summary is None:  # shown without "End the evening" (a test, a restore)

@@ -73,7 +73,7 @@ def test_default_seat_names_follow_the_language_switched_mid_game(lang):
     assert {r.name for r in view.standings} == {default_name(1), "Bo", default_name(3)}
     assert list(app.session.players) == ["Player 1", "Bo", "Player 3"]   # the game log keeps its names
     app.choose("menu")
-    app.choose("end")
+    app.choose("end"); app.choose("yes")
     assert "Player" not in every_text(app.view())
     app.choose("new")
     assert [c.label for c in app.view().choices if c.id.startswith("seat:")] == [default_name(1), "Bo", default_name(3)]

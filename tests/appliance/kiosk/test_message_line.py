@@ -130,7 +130,7 @@ def mid_evening_screens(table: Table):
         app.on_reading(reading(1, 1))
         quiet(app)
         app.choose("menu")
-        app.choose("end")
+        app.choose("end"); app.choose("yes")
 
     def names():
         app.choose("add")

@@ -43,13 +43,13 @@ def play_screens(app: App):
     app.choose("announce:54"); quiet(app); yield                     # the next player decides
     app.choose("reveal"); quiet(app); yield                          # lift the cup
     app.on_reading(reading(6, 4)); quiet(app); yield
-    app.choose("menu"); app.choose("end"); quiet(app)
+    app.choose("menu"); app.choose("end"); app.choose("yes"); quiet(app)
     app.setup.game_kind = "biscuit"
     assert app.start_game()
     yield
     for roll in [(3, 4), (2, 2)]:                                    # a Biscuit, then a pick
         app.on_reading(reading(*roll)); quiet(app); yield
-    app.choose("menu"); app.choose("end"); quiet(app)
+    app.choose("menu"); app.choose("end"); app.choose("yes"); quiet(app)
     app.setup.game_kind = "yacht"
     assert app.start_game()
     yield

@@ -125,7 +125,7 @@ def state(name: str) -> App:
         app.choose("sheet")
     elif kind == "over":
         app.choose("menu")
-        app.choose("end")
+        app.choose("end"); app.choose("yes")
     return app
 
 

@@ -34,7 +34,7 @@ def play_biscuit(app: App, players: list[str]) -> None:
 def test_end_the_evening_ends_the_game_and_charts_the_evening():
     app = App(players=list(LONG))
     play_biscuit(app, LONG)
-    app.choose("evening")
+    app.choose("evening"); app.choose("yes")
     assert app.screen == "summary" and app.session.ended
     s = app.view().summary
     assert s.games == ("biscuit",) and sum(v[-1] for v in s.drinks.values()) > 0 and s.rarest is not None
@@ -44,9 +44,9 @@ def test_a_new_evening_starts_the_counts_again_in_the_store_too(tmp_path):
     with Store.open(tmp_path) as store:
         app = App(players=list(LONG), store=store)
         play_biscuit(app, LONG)
-        app.choose("evening")
+        app.choose("evening"); app.choose("yes")
         assert store.ended_games()
-        app.choose("new_evening")
+        app.choose("new_evening"); app.choose("yes")
         assert app.screen == "setup" and app.session is None
         assert store.ended_games() == [] and app.evening() == {}
         assert app.summary().empty
@@ -56,7 +56,7 @@ def test_the_winner_screen_ends_the_evening_after_the_last_game(tmp_path):
     with Store.open(tmp_path) as store:
         app = App(players=list(LONG), store=store)
         play_biscuit(app, LONG)
-        app.choose("end")
+        app.choose("end"); app.choose("yes")
         assert app.screen == "over" and "evening" in [c.id for c in app.view().choices]
         app.choose("evening")
         assert app.screen == "summary" and app.view().summary.games == ("biscuit",)
@@ -70,20 +70,20 @@ def test_the_setup_screen_ends_the_evening_once_a_game_has_ended(tmp_path):
         app = App(players=list(LONG), store=store)
         assert "evening" not in [c.id for c in app.view().choices]  # nothing to chart yet
         play_biscuit(app, LONG)
-        app.choose("end")
+        app.choose("end"); app.choose("yes")
         app.choose("new")
         assert app.screen == "setup" and "evening" in [c.id for c in app.view().choices]
         draw(pygame.Surface(SMALL), app.view(), th.Theme(*SMALL))
         app.choose("evening")
         assert app.screen == "summary" and app.view().summary.games == ("biscuit",)
-        app.choose("new_evening")
+        app.choose("new_evening"); app.choose("yes")
         assert app.screen == "setup" and "evening" not in [c.id for c in app.view().choices]
 
 
 def test_the_setup_screen_ends_the_evening_without_a_store_too():
     app = App(players=list(LONG))
     play_biscuit(app, LONG)
-    app.choose("end")
+    app.choose("end"); app.choose("yes")
     app.choose("new")
     app.choose("evening")
     assert app.screen == "summary" and not app.view().summary.empty
@@ -94,7 +94,7 @@ def test_the_setup_screen_ends_the_evening_without_a_store_too():
 def test_back_from_the_summary_is_the_game_over_screen():
     app = App(players=list(LONG))
     play_biscuit(app, LONG)
-    app.choose("evening")
+    app.choose("evening"); app.choose("yes")
     app.choose("back")
     assert app.screen == "over"
 
@@ -106,11 +106,11 @@ def test_the_summary_is_readable_from_2_metres_in_every_language(lang, players, 
     try:
         app = App(players=list(players))
         play_biscuit(app, players)
-        app.choose("end")
+        app.choose("end"); app.choose("yes")
         app.setup.game_kind = "yacht" if len(players) < 6 else "maexle"  # Yacht seats at most 6
         assert app.start_game()
         app.choose("menu")
-        app.choose("evening")
+        app.choose("evening"); app.choose("yes")
         for size in (SMALL, LARGE):
             draw(pygame.Surface(size), app.view(), th.Theme(*size))
             assert not text_sizes.small(size), "\n".join(text_sizes.small(size))
@@ -132,14 +132,14 @@ def six_player_evening() -> App:
     """Biscuit, then Mäxle, with six players: drinks and penalty points, several of them equal."""
     app = App(players=list(SIX))
     play_biscuit(app, SIX)
-    app.choose("end")
+    app.choose("end"); app.choose("yes")
     app.setup.game_kind = "maexle"
     assert app.start_game()
     app.choose("announce:31")
     app.choose("reveal")
     app.on_reading(reading(3, 1))
     app.choose("menu")
-    app.choose("evening")
+    app.choose("evening"); app.choose("yes")
     return app
 
 

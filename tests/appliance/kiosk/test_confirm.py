@@ -1,0 +1,105 @@
+"""What cannot be taken back is asked first: ending a game that is still on (the menu's "End this
+game" and "End the evening") and a new evening. "Back" is the first choice, so a keypad's 1 pressed
+twice (meant for the menu's first button, "Undo last action", which is not there before anything
+was played) or a double tap keeps the game."""
+
+from __future__ import annotations
+
+import pygame
+
+from appliance.kiosk import theme as th
+from appliance.kiosk.app import App
+from appliance.kiosk.draw import draw
+from vision.reading import DiceReading, Die
+
+
+def reading(*values: int) -> DiceReading:
+    return DiceReading("ok", tuple(Die(v, (40.0 + 60 * i, 60.0), (20 + 60 * i, 40, 40, 40)) for i, v in enumerate(values)))
+
+
+def playing(kind: str = "maexle") -> App:
+    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    app.setup.game_kind = kind
+    assert app.start_game()
+    return app
+
+
+def test_ending_a_game_that_is_still_on_is_asked_first_and_back_keeps_it():
+    app = playing()
+    app.choose("menu")
+    app.choose("end")
+    assert app.screen == "confirm" and not app.session.ended
+    assert [c.id for c in app.view().choices] == ["back", "yes"]
+    app.choose("back")
+    assert app.screen == "menu" and not app.session.ended
+    app.choose("end")
+    app.choose("yes")
+    assert app.screen == "over" and app.session.ended
+
+
+def test_a_keypad_1_pressed_twice_in_the_menu_keeps_the_game():
+    app = playing()
+    app.choose("menu")
+    assert app.view().choices[0].id == "end"  # nothing to undo yet: "End this game" is the first
+    app.select(1)
+    app.select(1)
+    assert app.screen == "menu" and not app.session.ended
+    app.back()
+    assert app.screen == "play" and not app.session.ended
+
+
+def test_ending_the_evening_with_a_game_on_is_asked_first():
+    app = playing("biscuit")
+    app.choose("menu")
+    app.choose("evening")
+    assert app.screen == "confirm" and not app.session.ended
+    app.back()  # Esc
+    assert app.screen == "menu"
+    app.choose("evening")
+    app.choose("yes")
+    assert app.screen == "summary" and app.session.ended
+
+
+def test_a_game_already_over_ends_without_a_question():
+    app = playing()
+    app.choose("menu")
+    app.choose("end")
+    app.choose("yes")
+    app.choose("evening")  # the game over screen's: nothing left to lose
+    assert app.screen == "summary"
+
+
+def test_a_new_evening_is_asked_first():
+    app = playing("biscuit")
+    app.choose("menu")
+    app.choose("evening")
+    app.choose("yes")
+    app.choose("new_evening")
+    assert app.screen == "confirm"
+    app.choose("back")
+    assert app.screen == "summary" and app.session is not None
+    app.choose("new_evening")
+    app.choose("yes")
+    assert app.screen == "setup" and app.session is None
+
+
+def test_a_roll_settling_while_the_question_shows_still_counts():
+    app = playing()
+    app.act({"announce": 31})
+    app.choose("reveal")
+    app.choose("menu")
+    app.choose("end")
+    app.on_reading(reading(3, 1))
+    assert sorted(app.last_seen) == [1, 3] and not app.session.ended  # the game went on
+
+
+def test_the_question_draws_with_both_choices_a_finger_wide():
+    pygame.init()
+    app = playing()
+    app.choose("menu")
+    app.choose("end")
+    for size in ((800, 480), (1920, 1080)):
+        t = th.Theme(*size)
+        hits = draw(pygame.Surface(size), app.view(), t)
+        assert sorted(cid for _r, cid in hits) == ["back", "yes"]
+        assert all(min(r.size) >= t.px(56) for r, _cid in hits)
