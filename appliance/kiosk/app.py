@@ -126,6 +126,8 @@ class App:
         with, or None (no camera).
     cannot_save: the kiosk has a store but cannot write it (``store`` is then None): the table plays
         without saving, and the message line says so at the start and at every new game.
+    read_only: then, the store opened for reading only (``Store.open_read_only``), or None: its
+        unfinished game continues, unsaved (:meth:`resume`).
     """
 
     store: object | None = None
@@ -141,6 +143,7 @@ class App:
     hooks: Hooks = field(default_factory=Hooks)
     camera: object | None = None
     cannot_save: bool = False
+    read_only: object | None = None
 
     def __post_init__(self) -> None:
         self.setup = SetupScreen(self, list(self.players) or [default_name(n) for n in (1, 2, 3)])
@@ -191,11 +194,12 @@ class App:
         """Continue the store's unfinished game where it was (same state, same screen); the
         announcements cut off by the power cut are shown again. Returns True if a game resumed.
         A store notice (a damaged file moved aside), or that the games cannot be saved, is shown as
-        the message. A write that fails here (a store that became read-only) is logged, never raised."""
+        the message. A write that fails here (a store that became read-only) is logged, never raised.
+        Without a store that can be written, the game of ``read_only`` continues unsaved."""
         if self.store is None:
             if self.cannot_save:
                 self.say(games_not_saved(), seconds=30)
-            return False
+            return self._continue(self._unsaved_game())
         notice = getattr(self.store, "notice", None)
         if notice:
             self.say(notice, seconds=12)
@@ -208,6 +212,10 @@ class App:
             return False
         if found is None:
             found = self._winner_screen_game()
+        return self._continue(found)
+
+    def _continue(self, found) -> bool:
+        """Play on with ``found`` (``Session.resume``'s (session, pending), or None: False)."""
         if found is None:
             return False
         self.session, pending = found
@@ -219,6 +227,21 @@ class App:
             self.took(outcome)
         self._expect()
         return True
+
+    def _unsaved_game(self):
+        """The unfinished game of the read-only store, as ``Session.resume`` gives it but saving
+        nowhere (a read-only SD card after a power cut: the game goes on, not lost), or None."""
+        if self.read_only is None:
+            return None
+        try:
+            found = Session.resume(self.read_only)
+        except Exception as exc:  # does not replay, or the file cannot be read after all
+            log.error("the saved game does not continue: %s", exc)
+            return None
+        if found is not None:
+            found[0].store = None
+            log.info("the saved game goes on unsaved: the store cannot be written")
+        return found
 
     def _winner_screen_game(self):
         """The ended game whose winner screen was showing when the power went (``OVER_KEY``), as

@@ -161,7 +161,7 @@ def _stopped(worker, appliance) -> None:
         appliance.kept.close()
 
 
-def test_a_saved_games_file_the_kiosk_cannot_write_lets_the_table_play_unsaved_in_its_language(
+def test_a_saved_games_file_the_kiosk_cannot_write_lets_the_table_play_on_unsaved_in_its_language(
         tmp_path, read_only, caplog):
     from appliance import i18n
     from appliance.kiosk.words import games_not_saved
@@ -174,12 +174,16 @@ def test_a_saved_games_file_the_kiosk_cannot_write_lets_the_table_play_unsaved_i
         appliance, app, pipeline, worker = _appliance(tmp_path, extra='language = "de"')
         try:
             assert app.store is None and app.cannot_save and i18n.language() == "lv"  # the kept choice
+            # The interrupted game goes on, its cut-off announcements shown, unsaved.
+            assert app.session.kind == "maexle" and app.screen == "play" and app.session.store is None
+            assert app.banner is not None and len(app.session.history) == 3
+            assert app.act({"announce": 31}) and len(app.session.history) == 4
             said = app.message
             i18n.set_language("en")
             assert said != games_not_saved() and i18n.translations("lv").gettext(games_not_saved()) == said
             i18n.set_language("lv")
             app.tick()
-            app.setup.game_kind = "biscuit"
+            app.setup.game_kind = "yacht"  # the resumed game's two seats
             assert app.start_game() and app.screen == "play" and app.message == games_not_saved()
         finally:
             _stopped(worker, appliance)
