@@ -41,6 +41,7 @@ An unknown key, a wrong type or an impossible value raises ConfigError naming th
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -87,21 +88,35 @@ class ConfigError(ValueError):
 Check = Callable[[str, Any], Any]
 
 
+def _shown(value: Any) -> str:
+    """``value`` as it is written in TOML (``true``, ``"x"``, ``[1, 2]``), for messages: the file's
+    spelling, not Python's."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_shown(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def _type_name(value: Any) -> str:
-    return {bool: "true/false", int: "a whole number", float: "a number", str: "a string",
+    return {bool: "a true/false value", int: "a whole number", float: "a number", str: "a string",
             list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
 
 
 def _boolean(key: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    raise ConfigError(key, f"must be true or false, got {value!r}")
+    raise ConfigError(key, f"must be true or false, got {_shown(value)}")
 
 
 def _integer(lo: int, hi: int) -> Check:
     def check(key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(key, f"must be a whole number {lo}-{hi}, got {value!r} ({_type_name(value)})")
+            raise ConfigError(key, f"must be a whole number {lo}-{hi}, got {_shown(value)} ({_type_name(value)})")
         if not lo <= value <= hi:
             raise ConfigError(key, f"must be {lo}-{hi}, got {value}")
         return value
@@ -114,7 +129,7 @@ def _number(lo: float, hi: float, unit: str) -> Check:
 
     def check(key: str, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(key, f"must be a number {span}, got {value!r} ({_type_name(value)})")
+            raise ConfigError(key, f"must be a number {span}, got {_shown(value)} ({_type_name(value)})")
         if not lo <= value <= hi:
             raise ConfigError(key, f"must be {span}, got {value}")
         return float(value)
@@ -125,7 +140,7 @@ def _number(lo: float, hi: float, unit: str) -> Check:
 def _choice(*options: str) -> Check:
     def check(key: str, value: Any) -> str:
         if value not in options or not isinstance(value, str):
-            raise ConfigError(key, f"must be one of {', '.join(options)}; got {value!r}")
+            raise ConfigError(key, f"must be one of {', '.join(options)}; got {_shown(value)}")
         return value
 
     return check
@@ -134,7 +149,7 @@ def _choice(*options: str) -> Check:
 def _text(max_len: int) -> Check:
     def check(key: str, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise ConfigError(key, f"must be a non-empty string, got {value!r}")
+            raise ConfigError(key, f"must be a non-empty string, got {_shown(value)}")
         if len(value) > max_len:
             raise ConfigError(key, f"must be at most {max_len} characters, got {len(value)}")
         return value.strip()
@@ -145,7 +160,7 @@ def _text(max_len: int) -> Check:
 def _size(key: str, value: Any) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise ConfigError(key, f"must be [width, height] in px, got {value!r}")
+        raise ConfigError(key, f"must be [width, height] in px, got {_shown(value)}")
     w, h = value
     if not (16 <= w <= 8192 and 16 <= h <= 8192):
         raise ConfigError(key, f"width and height must be 16-8192 px, got {w}x{h}")
@@ -158,7 +173,7 @@ def _display_size(key: str, value: Any) -> tuple[int, int] | None:
 
 def _pin(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in USABLE_PINS:
-        raise ConfigError(key, f"must be a BCM GPIO number {USABLE_PINS.start}-{USABLE_PINS.stop - 1}, got {value!r}")
+        raise ConfigError(key, f"must be a BCM GPIO number {USABLE_PINS.start}-{USABLE_PINS.stop - 1}, got {_shown(value)}")
     return value
 
 
@@ -168,18 +183,18 @@ def _optional_pin(key: str, value: Any) -> int | None:
 
 def _camera_source(key: str, value: Any) -> str | int | Path:
     if isinstance(value, bool):
-        raise ConfigError(key, f"must be \"picamera\", \"synthetic\", a device number or a path, got {value!r}")
+        raise ConfigError(key, f"must be \"picamera\", \"synthetic\", a device number or a path, got {_shown(value)}")
     if isinstance(value, int):
         if not 0 <= value <= 63:
             raise ConfigError(key, f"a camera device number must be 0-63 (/dev/videoN), got {value}")
         return value
     if not isinstance(value, str) or not value:
-        raise ConfigError(key, f"must be \"picamera\", \"synthetic\", a device number or a path, got {value!r}")
+        raise ConfigError(key, f"must be \"picamera\", \"synthetic\", a device number or a path, got {_shown(value)}")
     if value in ("picamera", "synthetic"):
         return value
     path = Path(value)
     if not path.is_absolute():
-        raise ConfigError(key, f"a video file or image folder must be an absolute path, got {value!r}")
+        raise ConfigError(key, f"a video file or image folder must be an absolute path, got {_shown(value)}")
     if not path.exists():
         raise ConfigError(key, f"no such video file or image folder: {value}")
     return path
@@ -189,7 +204,7 @@ def _exposure(key: str, value: Any) -> str | int:
     if value == "auto":
         return value
     if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 1_000_000:
-        raise ConfigError(key, f"must be \"auto\" or an exposure time of 100-1000000 µs, got {value!r}")
+        raise ConfigError(key, f"must be \"auto\" or an exposure time of 100-1000000 µs, got {_shown(value)}")
     return value
 
 
@@ -198,7 +213,7 @@ def _tray_area(key: str, value: Any) -> tuple[int, int, int, int] | None:
         return None
     if (not isinstance(value, list) or len(value) != 4
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise ConfigError(key, f"must be \"full\" or [x, y, width, height] in px, got {value!r}")
+        raise ConfigError(key, f"must be \"full\" or [x, y, width, height] in px, got {_shown(value)}")
     x, y, w, h = value
     if x < 0 or y < 0 or w < 16 or h < 16:
         raise ConfigError(key, f"needs x, y >= 0 and width, height >= 16 px, got {value}")
@@ -207,7 +222,7 @@ def _tray_area(key: str, value: Any) -> tuple[int, int, int, int] | None:
 
 def _buttons(key: str, value: Any) -> dict[str, int]:
     if not isinstance(value, dict):
-        raise ConfigError(key, f"must be a table of button = pin, got {value!r}")
+        raise ConfigError(key, f"must be a table of button = pin, got {_shown(value)}")
     out = {}
     for name, pin in value.items():
         if name not in EXTRA_BUTTONS:
@@ -218,7 +233,7 @@ def _buttons(key: str, value: Any) -> dict[str, int]:
 
 def _absolute_path(key: str, value: Any) -> Path:
     if not isinstance(value, str) or not value or not Path(value).is_absolute():
-        raise ConfigError(key, f"must be an absolute path, got {value!r}")
+        raise ConfigError(key, f"must be an absolute path, got {_shown(value)}")
     return Path(value)
 
 
@@ -233,12 +248,12 @@ def _switch_check(game: str, name: str) -> Check:
             if value == "none":
                 return None
             if value is None or isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(key, f"must be \"none\" or a whole number >= 1, got {value!r}")
+                raise ConfigError(key, f"must be \"none\" or a whole number >= 1, got {_shown(value)}")
         try:
             return switch.check(name, value)
         except SetupError as exc:
             problem = str(exc).split(": ", 1)[-1]  # the engine's "rules.limit = 0: must be ..."
-            raise ConfigError(key, f"{problem}, got {value!r}") from None
+            raise ConfigError(key, f"{problem}, got {_shown(value)}") from None
 
     return check
 
@@ -252,13 +267,13 @@ def _rules(key: str, value: Any) -> dict[str, dict[str, Any]]:
     """Only the switches the file sets, canonical (on/off as true/false, "none" as None): the engine
     fills every other one with its RULES.md default when the game starts."""
     if not isinstance(value, dict):
-        raise ConfigError(key, f"must be a table with [rules.maexle], [rules.biscuit], [rules.yacht], got {value!r}")
+        raise ConfigError(key, f"must be a table with [rules.maexle], [rules.biscuit], [rules.yacht], got {_shown(value)}")
     out: dict[str, dict[str, Any]] = {game: {} for game in RULE_SWITCHES}
     for game, switches in value.items():
         if game not in RULE_SWITCHES:
             raise ConfigError(f"{key}.{game}", f"unknown game; the games are {', '.join(RULE_SWITCHES)}")
         if not isinstance(switches, dict):
-            raise ConfigError(f"{key}.{game}", f"must be a table of house-rule switches, got {switches!r}")
+            raise ConfigError(f"{key}.{game}", f"must be a table of house-rule switches, got {_shown(switches)}")
         for name, raw in switches.items():
             check = RULE_SWITCHES[game].get(name)
             if check is None:
@@ -423,14 +438,14 @@ def parse(data: dict, path: Path | None = None) -> Config:
         for name in top:
             if name not in top_known:
                 where = "section" if isinstance(top[name], dict) else "key"
-                keys = ", ".join(k for k in top_known if k != "rules")
+                keys = ", ".join(sorted(k for k in top_known if k != "rules"))
                 tables = ", ".join(f"[{s}]" for s in [*SECTIONS, "rules.<game>"])
                 raise ConfigError(name, f"unknown {where}; the keys are {keys} and the sections {tables}")
         sections = {}
         for name, cls in SECTIONS.items():
             table = data.get(name, {})
             if not isinstance(table, dict):
-                raise ConfigError(name, f"must be a section [{name}], got {table!r}")
+                raise ConfigError(name, f"must be a section [{name}], got {_shown(table)}")
             sections[name] = _build(cls, table, f"{name}.")
         base = _build(Config, top, "")
         if "state_dir" not in top and os.environ.get("STATE_DIRECTORY"):
@@ -467,7 +482,7 @@ def load(path: str | Path | None = None) -> Config:
     except OSError as exc:
         raise ConfigError("", f"cannot be read: {exc.strerror}", path) from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark (Windows Notepad) is no error
     except UnicodeDecodeError:
         raise ConfigError("", "is not UTF-8 text", path) from None
     except tomllib.TOMLDecodeError as exc:

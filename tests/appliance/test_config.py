@@ -227,6 +227,28 @@ def test_toml_syntax_and_encoding_errors_name_the_file(tmp_path):
         config.load(path)
 
 
+def test_a_file_saved_with_a_byte_order_mark_reads_as_without_one(tmp_path):
+    # Windows Notepad starts UTF-8 files with one; tomllib alone calls it "Invalid statement".
+    path = tmp_path / "config.toml"
+    path.write_bytes("\ufefflanguage = \"de\"\n".encode("utf-8"))
+    assert config.load(path).language == "de"
+
+
+@pytest.mark.parametrize("text, shown", [("[drinks]\ncap = true", "got true (a true/false value)"),
+                                         ('[camera]\nsource = ["a"]', 'got ["a"]'),
+                                         ('[display]\nfullscreen = "yes"', 'got "yes"')])
+def test_a_bad_value_is_shown_as_the_file_writes_it(tmp_path, text, shown):
+    with pytest.raises(ConfigError) as err:
+        config.load(write(tmp_path, text + "\n"))
+    assert shown in str(err.value) and "True" not in str(err.value) and "'" not in str(err.value)
+
+
+def test_an_unknown_key_lists_the_keys_in_the_same_order_every_time(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        config.load(write(tmp_path, 'langage = "de"\n'))
+    assert "the keys are drink_word, language, state_dir and" in str(err.value)
+
+
 def test_config_error_is_a_value_error_and_the_exit_status_is_ex_config():
     assert issubclass(ConfigError, ValueError)
     assert config.EXIT_BAD_CONFIG == 78
