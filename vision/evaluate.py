@@ -205,10 +205,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def evaluate_manifests(manifests, split: str = "val", errors: bool = False, out=None,
-                       reader: Callable | None = None) -> int:
+                       reader: Callable | None = None, prog: str = "python -m vision.evaluate") -> int:
     """Read and score the photos of one or more manifests and print the per-source table to ``out``
     (default stdout); returns an exit status: 0, or 2 when a manifest or a photo cannot be read or
-    they list no photo to score."""
+    they list no photo to score (said on stderr after ``prog: ``)."""
     out = out or sys.stdout
     names = ", ".join(str(m) for m in manifests)
     photos = []
@@ -216,21 +216,21 @@ def evaluate_manifests(manifests, split: str = "val", errors: bool = False, out=
         try:
             photos += load_manifest(manifest)
         except (OSError, ValueError) as exc:
-            print(f"cannot read the manifest {manifest}: {exc}", file=sys.stderr)
+            print(f"{prog}: cannot read the manifest {manifest}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
             return 2
     try:
         if split != "all":
             photos = [p for p in photos if p.split == split]
         if all(p.excluded or p.source in TRAIN_ONLY for p in photos):
-            print(f"no photos to score in {names} (split: {split})", file=sys.stderr)
+            print(f"{prog}: no photos to score in {names} (split: {split})", file=sys.stderr)
             return 2
         results = run(photos, reader)
     except OSError as exc:  # a photo a manifest lists is not there, or not an image
         if exc.filename is None:
-            print(exc, file=sys.stderr)
+            print(f"{prog}: {exc}", file=sys.stderr)
         else:
             where = " (a manifest's photos lie beside it, as it names them)" if isinstance(exc, FileNotFoundError) else ""
-            print(f"cannot read the photo {exc.filename} of {names}: {exc.strerror}{where}", file=sys.stderr)
+            print(f"{prog}: cannot read the photo {exc.filename} of {names}: {exc.strerror}{where}", file=sys.stderr)
         return 2
     print(f"{names} (split: {split}, {len(results)} photos scored, expected count given)", file=out)
     print(format_table(summarise(results)), file=out)

@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         if args.images:
             print("dicetable read: give IMAGEs or --manifest, not both", file=sys.stderr)
             return 2
-        return evaluate.evaluate_manifests(args.manifest, args.split, args.errors, reader=read_dice)
+        return evaluate.evaluate_manifests(args.manifest, args.split, args.errors, reader=read_dice,
+                                           prog="dicetable read")
     if not args.images:
         print("dicetable read: no IMAGE given (or use --manifest CSV)", file=sys.stderr)
         return 2

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             with open(args.log, "rb") as f:
                 data = f.read()
     except OSError as exc:
-        print(f"dicetable replay: cannot read {args.log}: {exc}", file=sys.stderr)
+        print(f"dicetable replay: cannot read {args.log}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     # Bytes that are not UTF-8 survive decoding as lone surrogates, so one bad line is reported by
     # its number (replay_lines) instead of the whole log being refused.

@@ -196,7 +196,9 @@ def test_replay_command_line(tmp_path, capsys):
     assert main(["replay", str(log), "--json"]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[-1])["turn"]["player"] == "Bo"
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 1
-    assert "cannot read" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"dicetable replay: cannot read {tmp_path / 'missing.jsonl'}: No such file or directory" in err
+    assert "[Errno" not in err
 
 
 def test_every_event_kind_has_a_readable_line():

@@ -76,6 +76,11 @@ def test_one_die_is_said_in_the_singular(tmp_path, capsys):
     assert "(1 die, " in capsys.readouterr().out
 
 
+def test_read_manifest_that_is_a_folder_is_said_as_the_command_says_its_other_errors(tmp_path, capsys):
+    assert main(["read", "--manifest", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"dicetable read: cannot read the manifest {tmp_path}: Is a directory\n"
+
+
 def test_read_manifest_names_a_photo_that_is_not_beside_it(tmp_path, capsys):
     manifest = tmp_path / "manifest.csv"
     manifest.write_text("file,source,n_dice,values,boxes,values_in_box_order,notes,table_like,excluded,width,height\n"
