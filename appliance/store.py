@@ -265,6 +265,8 @@ class Store:
         state_dir = Path(state_dir)
         try:
             state_dir.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # mkdir(exist_ok) raises it only when a file has the name
+            raise StoreError(errno.ENOTDIR, f"state directory {state_dir} is a file, not a folder") from None
         except OSError as exc:
             raise StoreError(exc.errno, f"state directory {state_dir} cannot be created: {exc.strerror}") from None
         if not os.access(state_dir, os.W_OK | os.X_OK):

@@ -295,6 +295,14 @@ def test_an_unwritable_state_directory_raises_store_error(tmp_path):
         Store.open(blocker / "state")
 
 
+def test_a_state_directory_that_is_a_file_is_said_so(tmp_path):
+    photo = tmp_path / "real.jpg"
+    photo.write_bytes(b"\xff\xd8")
+    with pytest.raises(StoreError, match=f"state directory {photo} is a file, not a folder"):
+        Store.open(photo)
+    assert photo.read_bytes() == b"\xff\xd8"
+
+
 # -- the saved games as a game log, for dicetable replay -------------------------------------------
 
 def _two_games(tmp_path) -> Path:
