@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import sys
 
@@ -70,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    # A warning logged for the journal reaches a command's stderr only while no logging is set up
+    # (the kiosk and the demo set up their own): then it is said as the command's other errors are.
+    logging.lastResort.setFormatter(logging.Formatter(f"dicetable {args.command}: %(message)s"))
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:

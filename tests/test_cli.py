@@ -50,3 +50,14 @@ def test_a_size_out_of_its_range_or_form_is_refused_in_one_line(argv, message, c
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_warning_for_the_journal_is_said_after_the_commands_name(tmp_path):
+    # Outside the kiosk no logging is set up: Python's last-resort handler printed it bare.
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "dicetable.sqlite3").write_bytes(b"SQLite format 3\x00" + b"\x5a" * 4000)
+    done = subprocess.run([sys.executable, "-m", "appliance", "teach", "--forget", "--state", str(state)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 2, done.stderr
+    assert all(line.startswith("dicetable teach: ") for line in done.stderr.splitlines()), done.stderr
