@@ -47,7 +47,6 @@ def _fit_kept(store, models=None):
     models = models or _models()
     fitted = fit(models.faces, Examples(crops, labels, throws, scores), face_model=stamp["face_model"],
                  gate=models.gate)
-    log.info("the table's dice: %s", fitted.reason)
     return fitted, stamp
 
 
@@ -55,6 +54,7 @@ def refit(store, models=None):
     """Fit the adaptation on every crop the store keeps and save it (or that there is none, and
     why) in one commit. Returns the ``vision.adapt.Fitted``."""
     fitted, stamp = _fit_kept(store, models)
+    log.info("the table's dice: %s", fitted.reason)  # (``adaptation``'s callers say theirs)
     saved = {**stamp, "reason": fitted.reason,
              "heads": None if fitted.adaptation is None else fitted.adaptation.to_json()}
     store.save_settings({KEY: json.dumps(saved)})

@@ -53,3 +53,14 @@ def test_the_saved_adaptation_is_used_only_while_it_matches_the_kept_dice(store)
     assert saved["crops"] == store.count_examples()[1] and "too few taught throws" in saved["reason"]
     store.save_settings({"adaptation": json.dumps({**saved, "reason": "stale", "last_throw": 99})})
     assert teaching.adaptation(store)[1] != "stale"  # fitted afresh: the saved one is of other dice
+
+
+def test_a_fit_afresh_at_the_start_leaves_its_reason_to_the_caller_to_journal(store, caplog):
+    # The kiosk journals "the table's dice: ..." at its start; a fit afresh said it a second time.
+    image, reading = frame()
+    teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
+    caplog.set_level("INFO")
+    _found, reason = teaching.adaptation(store)
+    assert "too few taught throws" in reason and "the table's dice" not in caplog.text
+    teaching.refit(store)
+    assert caplog.text.count("the table's dice: ") == 1
