@@ -140,7 +140,7 @@ def _teach(screen, out: View) -> None:
     out.info = _("{taught} of {count} throws taught").format(taught=taught, count=guided.TEACH_THROWS)
     if screen.pending is not None:
         reading = screen.pending[1]
-        out.dice = list(reading.values) if reading.ok else []
+        out.dice = sorted(reading.values, reverse=True) if reading.ok else []  # as the prompt says them
         if reading.ok:
             out.title_key = "teach-read"
             out.prompt = _("The table read {dice}. Right?").format(dice=dice_text(reading.values))

@@ -64,7 +64,7 @@ def test_the_steps_come_in_order_and_each_is_kept_as_it_is_confirmed(guided_tabl
     assert app.guided.progress.step == "teach" and app.camera_dice == 5  # the camera reads five dice now
     for k in range(guided.TEACH_THROWS):
         teach(app, camera, (1, 2, 3, 4, 5), seed=k)
-        assert app.view().dice == [1, 2, 3, 4, 5]
+        assert app.view().dice == [5, 4, 3, 2, 1] and "5 4 3 2 1" in app.view().prompt  # the faces as said
         app.choose("right")
     assert app.guided.fitting  # six throws: the table learns, saying so first
     app.tick(), app.tick()
