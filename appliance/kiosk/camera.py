@@ -177,7 +177,9 @@ class CameraPipeline:
         self.failing = False
         try:
             frame = self.source.read()
-        except EndOfFrames:
+        except EndOfFrames as exc:
+            if not self.ended:
+                log.warning("the camera's frames ended: %s", exc)  # e.g. none of a folder's images can be read
             self.ended = True
             self._set_status(_("No more frames"), ok=False)
             return None

@@ -3,6 +3,7 @@ each until the next is asked for (a table that waits for its game)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,8 @@ import numpy as np
 from vision.frames import CameraMissing, EndOfFrames, Frame, SourceClosed
 from vision.images import ImageError, load_image
 
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 _ENDED = -1  # wait mode's ``_shown`` once no image is left to show
@@ -62,6 +65,7 @@ class ImageFolderSource:
             bgr = load_image(path, cv2.IMREAD_UNCHANGED)
         except ImageError as exc:  # not an image, a truncated or damaged one, gone since
             self.skipped.append((path, exc.reason))
+            log.warning("%s skipped: %s", path, exc.reason)
             return None
         self._cached = (i, bgr)
         return bgr
@@ -75,7 +79,9 @@ class ImageFolderSource:
         while True:
             i = self._pos // self.repeat
             if i >= len(self.files):
-                if not self.loop or len(self.skipped) >= len(self.files):
+                if len(self.skipped) >= len(self.files):
+                    raise EndOfFrames(f"no image in {self.folder} can be read")
+                if not self.loop:
                     raise EndOfFrames(f"end of the images in {self.folder}")
                 self._pos, i = 0, 0
             img = self._image(i)

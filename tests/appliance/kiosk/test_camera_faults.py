@@ -175,3 +175,15 @@ def test_the_camera_worker_waits_between_reads_of_a_source_that_fails_at_once():
     time.sleep(1.2)
     worker.stop()
     assert 2 <= source.reads <= 4  # about one read each 0.5 s, not a spinning thread
+
+
+def test_frames_that_end_say_why_in_the_journal_once(caplog):
+    from vision.sources import EndOfFrames
+
+    pipeline = CameraPipeline(Failing(EndOfFrames("no image in /srv/throws can be read"), faulty=10),
+                              SettleDetector(read_dice), lambda r: None)
+    with caplog.at_level(logging.INFO, logger="appliance.kiosk.camera"):
+        for _ in range(3):
+            assert pipeline.step() is None
+    assert pipeline.feed()[3] == "No more frames"
+    assert [r.getMessage() for r in caplog.records] == ["the camera's frames ended: no image in /srv/throws can be read"]

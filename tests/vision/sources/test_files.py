@@ -34,13 +34,22 @@ def test_an_image_folder_plays_in_name_order_at_its_rate_each_image_held(tmp_pat
         src.read()
 
 
-def test_an_unreadable_image_in_a_folder_is_skipped_and_named_with_why(tmp_path):
+def test_an_unreadable_image_in_a_folder_is_skipped_and_named_with_why(tmp_path, caplog):
     _write_images(tmp_path, 2)
     (tmp_path / "img_00b.jpg").write_bytes(b"\xff\xd8 this is no jpeg")
     src = ImageFolderSource(tmp_path)
     values = [int(src.read().image[0, 0, 0]) for _ in range(2)]
     assert values == [10, 30]
     assert [(p.name, why) for p, why in src.skipped] == [("img_00b.jpg", "the file is cut short (a JPEG without its end)")]
+    assert "img_00b.jpg skipped: the file is cut short" in caplog.text  # the kiosk's journal says it
+
+
+def test_a_looping_folder_of_which_no_image_can_be_read_ends_saying_so(tmp_path):
+    (tmp_path / "a.jpg").write_bytes(b"\xff\xd8 no jpeg")
+    (tmp_path / "b.png").write_bytes(b"no png")
+    src = ImageFolderSource(tmp_path, loop=True)
+    with pytest.raises(EndOfFrames, match="no image in .* can be read"):
+        src.read()
 
 
 def test_grey_and_four_channel_files_become_bgr_frames(tmp_path):
