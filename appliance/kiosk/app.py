@@ -625,6 +625,8 @@ class App:
             self.choose(enabled[self.focus].id)
         elif self.screen == "names":
             self.names.on_named("")
+        elif self.screen == "hand":  # the dice typed as digits, then Enter: OK (it has no digit)
+            self.choose("handok")
 
     # -- buttons ------------------------------------------------------------------------------------
 

@@ -77,3 +77,13 @@ def test_a_misread_roll_is_entered_by_hand_first_without_a_camera_and_read_again
     assert first(app) == "rehand"
     app.camera = type("Camera", (), {"gives_no_picture": False})()
     assert first(app) == "undo_reread"
+
+
+def test_dice_typed_on_a_keypad_are_taken_with_enter():
+    from appliance.inputs import Command
+
+    app = biscuit(App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0))
+    app.select(1)  # Enter by hand
+    for key in (Command("select", 6, "key"), Command("select", 5, "key"), Command("activate", None, "key")):
+        app.handle(key)
+    assert app.screen == "play" and sorted(app.last_seen) == [5, 6]
