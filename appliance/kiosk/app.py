@@ -53,6 +53,9 @@ CAP_KEY = "drink_cap"
 DRINK_CAPS = (2, 4, 6, 8, 10, 15, 20)
 FORGET_S = 5.0  # s: "forget these dice" needs a second tap within this long (it cannot be undone) ...
 FORGET_PAUSE_S = 1.0  # s: ... and no sooner than this: a quick double tap is not a considered "yes"
+# s: a question's "yes" (end the game, a new evening) pressed sooner than this after it showed was
+# meant for the menu under it: a double tap, a digit pressed twice.
+CONFIRM_PAUSE_S = 1.0
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
@@ -405,8 +408,18 @@ class App:
         the next die."""
         self.current.select(n)
 
+    def press(self, cid: str) -> None:
+        """A person pressed choice ``cid`` (a tap, a digit, Enter): :meth:`choose`, except a
+        question's "yes" sooner than CONFIRM_PAUSE_S after the question showed (it is dropped)."""
+        since = self.clock() - self.confirm.asked_at
+        if self.screen == self.confirm.name and cid == "yes" and since < CONFIRM_PAUSE_S:
+            log.info("\"yes\" %.2f s after the question dropped: too soon to be its answer", since)
+            return
+        self.choose(cid)
+
     def choose(self, cid: str) -> None:
-        """A choice was pressed (tap, digit, Enter on the focused one): the screen on top does it."""
+        """A choice was pressed (tap, digit, Enter on the focused one): the screen on top does it.
+        The keyboard's focus goes when the choices change (it would land on another one)."""
         verb, _sep, arg = cid.partition(":")
         handler = {"back": lambda _arg: self.back(), "dismiss": lambda _arg: self.dismiss_banner(),
                    "hush": lambda _arg: self.hush(),
@@ -415,8 +428,14 @@ class App:
             log.warning("no handler for choice %r on the %s screen", cid, self.screen)
             return
         self.message = ""
+        before = self._enabled_ids()
         handler(arg)
+        if self._enabled_ids() != before:
+            self.focus = -1
         self._expect()
+
+    def _enabled_ids(self) -> list[str]:
+        return [c.id for c in self.choices() if c.style != "disabled"]
 
     def back(self) -> None:
         """Esc / Back: leave a sub-picker or a dialog."""
@@ -622,7 +641,7 @@ class App:
     def _activate(self) -> None:
         enabled = [c for c in self.choices() if c.style != "disabled"]
         if 0 <= self.focus < len(enabled):
-            self.choose(enabled[self.focus].id)
+            self.press(enabled[self.focus].id)
         elif self.screen == "names":
             self.names.on_named("")
         elif self.screen == "hand":  # the dice typed as digits, then Enter: OK (it has no digit)

@@ -134,7 +134,7 @@ class Kiosk:
             elif cid == "hush":
                 self._guard(self.app.hush)
             elif cid is not None:
-                self._guard(self.app.choose, cid)
+                self._guard(self.app.press, cid)
             return
         if cmd.name == "throw":
             if self.on_throw is not None:

@@ -45,7 +45,7 @@ class Screen:
         """The n-th enabled choice (1-based), as a digit key picks it."""
         enabled = [c for c in self.view().choices if c.style != "disabled"]
         if 1 <= n <= len(enabled):
-            self.app.choose(enabled[n - 1].id)
+            self.app.press(enabled[n - 1].id)
 
 
 class Dialog(Screen):

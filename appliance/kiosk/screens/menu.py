@@ -61,10 +61,12 @@ class ConfirmScreen(Screen):
         super().__init__(app)
         self.verb = ""
         self.asked_from = "menu"
+        self.asked_at = float("-inf")  # clock s (``App.press`` drops a "yes" too soon after it)
 
     def ask(self, verb: str) -> None:
         """Ask before ``verb`` ("end", "evening", "new_evening"; ``appliance.kiosk.view.confirm``)."""
         self.verb, self.asked_from, self.app.screen = verb, self.app.screen, self.name
+        self.asked_at = self.app.clock()
 
     @property
     def handlers(self):

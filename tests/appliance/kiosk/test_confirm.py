@@ -1,12 +1,15 @@
 """What cannot be taken back is asked first: ending a game that is still on (the menu's "End this
-game" and "End the evening") and a new evening. "Back" is the first choice, so a keypad's 1 pressed
-twice (meant for the menu's first button, "Undo last action", which is not there before anything
-was played) or a double tap keeps the game."""
+game" and "End the evening") and a new evening. "Back" is the first choice (a keypad's 1 pressed
+twice keeps the game), the keyboard's focus does not carry over onto the question, and its "yes"
+pressed by a person sooner than CONFIRM_PAUSE_S after it showed is dropped (a double tap, a digit
+pressed twice, meant for the menu button under it)."""
 
 from __future__ import annotations
 
 import pygame
+import pytest
 
+from appliance.inputs import Command
 from appliance.kiosk import theme as th
 from appliance.kiosk.app import App
 from appliance.kiosk.draw import draw
@@ -17,8 +20,8 @@ def reading(*values: int) -> DiceReading:
     return DiceReading("ok", tuple(Die(v, (40.0 + 60 * i, 60.0), (20 + 60 * i, 40, 40, 40)) for i, v in enumerate(values)))
 
 
-def playing(kind: str = "maexle") -> App:
-    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+def playing(kind: str = "maexle", now=None) -> App:
+    app = App(players=["Ann", "Bo", "Cy"], clock=(lambda: now[0]) if now else (lambda: 0.0))
     app.setup.game_kind = kind
     assert app.start_game()
     return app
@@ -103,3 +106,60 @@ def test_the_question_draws_with_both_choices_a_finger_wide():
         hits = draw(pygame.Surface(size), app.view(), t)
         assert sorted(cid for _r, cid in hits) == ["back", "yes"]
         assert all(min(r.size) >= t.px(56) for r, _cid in hits)
+
+
+def test_a_yes_pressed_sooner_than_the_pause_after_the_question_is_dropped():
+    from appliance.kiosk.app import CONFIRM_PAUSE_S
+
+    now = [0.0]
+    app = playing(now=now)
+    app.act({"announce": 31})
+    app.choose("menu")
+    app.select(2)  # the menu's second choice (after Undo): "End this game"
+    assert app.screen == "confirm"
+    now[0] += 0.4
+    app.select(2)  # the same key again, a moment later: meant for the menu
+    assert app.screen == "confirm" and not app.session.ended
+    now[0] += CONFIRM_PAUSE_S
+    app.select(2)  # a considered answer
+    assert app.screen == "over" and app.session.ended
+
+
+def test_enter_pressed_twice_does_not_answer_the_question():
+    now = [0.0]
+    app = playing(now=now)
+    app.act({"announce": 31})
+    app.choose("menu")
+    app.handle(Command("move", 1, "key"))
+    app.handle(Command("move", 1, "key"))  # the focus on "End this game"
+    app.handle(Command("activate", None, "key"))
+    assert app.screen == "confirm" and app.focus == -1
+    now[0] += 5
+    app.handle(Command("activate", None, "key"))  # nothing has the focus: nothing happens
+    assert app.screen == "confirm" and not app.session.ended
+    app.handle(Command("move", 1, "key"))
+    app.handle(Command("activate", None, "key"))  # the first choice: Back
+    assert app.screen == "menu" and not app.session.ended
+
+
+def test_a_double_tap_on_end_the_evening_keeps_the_game(pg_kiosk):
+    kiosk, app, now = pg_kiosk
+    app.act({"announce": 31})
+    app.choose("menu")
+    kiosk.redraw()
+    (where,) = [r.center for r, cid in kiosk.hits if cid == "evening"]
+    for dt in (0.0, 0.4):
+        now[0] += dt
+        kiosk.dispatch(Command("tap", where, source="touch"))
+    assert app.screen == "confirm" and not app.session.ended
+
+
+@pytest.fixture
+def pg_kiosk():
+    from appliance.inputs import CommandQueue
+    from appliance.kiosk.loop import Kiosk
+
+    now = [0.0]
+    app = playing(now=now)
+    kiosk = Kiosk(app, CommandQueue(), size=(800, 480))
+    yield kiosk, app, now

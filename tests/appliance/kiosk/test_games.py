@@ -281,7 +281,7 @@ def test_biscuit_with_picks_duel_rule_and_thumbs(rig):
     assert s.game.biscuit == "Dace"
     assert "Dace is the Biscuit" in rig.announced and "Thumbs on foreheads!" in rig.announced
     rig.tap("menu")
-    rig.tap("end"); rig.tap("yes")
+    rig.tap("end"); rig.frames(int(FPS)); rig.tap("yes")  # the answer, not a double tap
     assert rig.app.screen == "over" and s.ended
 
 
@@ -443,7 +443,7 @@ def test_a_game_left_from_the_menu_offers_no_fix_on_its_last_screen(rig):
     start(rig, "biscuit", ["Ann", "Bo", "Cy"])
     rig.throw(3, 4)
     rig.tap("menu")
-    rig.tap("end"); rig.tap("yes")
+    rig.tap("end"); rig.frames(int(FPS)); rig.tap("yes")  # the answer, not a double tap
     assert rig.app.screen == "over" and "fix" not in {c for _r, c in rig.kiosk.hits}
     rig.press(2.0)  # REVEAL held: the correction path is not open either
     assert rig.app.screen == "over"

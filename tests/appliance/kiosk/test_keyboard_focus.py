@@ -1,0 +1,37 @@
+"""The keyboard's focus (arrows, Enter) never lands on a choice nobody looked at: when a press
+changes the choices on screen, the focus goes, and Enter does nothing until an arrow picks one."""
+
+from __future__ import annotations
+
+from appliance.inputs import Command
+from appliance.kiosk.app import App
+
+
+def key(app: App, name: str, arg=None) -> None:
+    app.handle(Command(name, arg, "key"))
+
+
+def test_believe_pressed_with_enter_then_enter_again_announces_nothing():
+    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.act({"announce": 31})
+    ids = [c.id for c in app.choices() if c.style != "disabled"]
+    for _ in range(ids.index("believe") + 1):
+        key(app, "move", 1)
+    key(app, "activate")  # Believe: the announce picker opens
+    assert app.play.sub == "believe" and app.focus == -1
+    key(app, "activate")
+    assert len(app.session.history) == 1  # no value announced that nobody chose
+
+
+def test_a_press_that_leaves_the_choices_as_they_were_keeps_the_focus():
+    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("menu")
+    ids = [c.id for c in app.choices() if c.style != "disabled"]
+    for _ in range(ids.index("cap") + 1):
+        key(app, "move", 1)
+    key(app, "activate")  # the drink cap's next value: the same buttons, one label changed
+    assert app.screen == "menu" and app.focus == ids.index("cap")
