@@ -6,8 +6,9 @@ dice the game expects (2 for Mäxle and Biscuit, 5 for Yacht: a reroll keeps the
 keep for the declared category, ``keep_for``, and throws the rest). With the Mäxle cup
 it puts the cup down with fresh dice when a round opens, shakes afresh when a receiver believes and
 announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
-cup are told on screen as a peek, once the announcements before it are gone. Nothing happens on the setup screen, in the menu or on a dialog.
-In the guided setup the table is cleared for the tray, the light and the empty tray, and throws the
+cup are told on screen as a peek, once the announcements and messages before it are gone (the
+receiver's again when they choose to believe). Nothing happens on the setup screen, in the menu or
+on a dialog. In the guided setup the table is cleared for the tray, the light and the empty tray, and throws the
 dice the teach step asks for whenever it waits for a throw.
 A throw the camera does not take (misread, unreadable) is thrown again after a while. It never ends.
 Now and then (``TrialTable(mishaps=...)``) a throw goes wrong as real ones do: a die jumps the tray's
@@ -150,7 +151,9 @@ class TrialTable:
         self._last_kind = ""
         self._believer: tuple[int, ...] = ()  # what the Mäxle receiver would shake if they believe
         self._under_cup: tuple[int, ...] = ()
-        self._peek = ""  # the peek to show once no announcement is on screen (the players read those first)
+        self._peek = ""  # the peek to show once nothing else is on screen (the players read that first)
+        self._believing = False  # the receiver's peek was shown again as they chose to believe
+        self._shown = ""  # the peek on the message line now, if it is still there
 
     def _dice(self, n: int) -> tuple[int, ...]:
         return tuple(self.rng.randint(1, 6) for _ in range(n))
@@ -160,9 +163,18 @@ class TrialTable:
         changed; the Mäxle peek once the play screen shows no announcement."""
         self._follow()
         app = self.app
-        if self._peek and app.screen == "play" and app.banner is None and not app.banners:
-            app.say(self._peek, seconds=PEEK_S)
+        free = app.screen == "play" and app.banner is None and not app.banners and not app.message
+        if self._peek and free:
+            self._say(self._peek)
             self._peek = ""
+        elif free and self._believer and app.play.sub == "believe" and not self._believing:
+            # "Believe" opened the announce picker (and cleared the line): the dice shaken, again.
+            self._believing = True
+            self._say(self._believer_peek())
+
+    def _say(self, peek: str) -> None:
+        self.app.say(peek, seconds=PEEK_S)
+        self._shown = peek
 
     def _follow(self) -> None:
         app, s = self.app, self.app.session
@@ -179,8 +191,10 @@ class TrialTable:
         else:
             fresh = key != self._handled  # not merely back from the menu or a dialog
             self._handled = key
-            if fresh:
-                self._peek = ""  # a peek not yet shown is of a wait that is over
+            if fresh:  # a peek of a wait that is over goes, shown or not: the turn has passed
+                self._peek, self._believing = "", False
+                if app.message and app.message == self._shown:
+                    app.hush()
             order = self._order(s, fresh)
         if order is not None:
             self.post(lambda src, o=order: src.order(o))
@@ -231,8 +245,11 @@ class TrialTable:
             self._under_cup = self._dice(2)
             order = Order("cover", self._under_cup)
         self._believer = self._dice(2)
-        self._peek = _("If you believe it and shake: {dice} (only you peek)").format(dice=dice_text(self._believer))
+        self._peek = self._believer_peek()
         return order
+
+    def _believer_peek(self) -> str:
+        return _("If you believe it and shake: {dice} (only you peek)").format(dice=dice_text(self._believer))
 
     def _mishap(self) -> str:
         # Without mishaps the dice drawn stay those of the seed (no draw spent on the chance).

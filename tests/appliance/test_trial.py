@@ -333,3 +333,31 @@ def test_the_maexle_peek_waits_until_the_announcements_are_gone():
     t.frames(1)
     assert t.app.message == f"Under the cup: {dice_text(under)} (only you peek)"
     assert t.app.message_until - t.app.clock() > PEEK_S - 1
+
+
+def test_the_maexle_peek_waits_for_the_message_line_too():
+    t = Trial("maexle", ["Ann", "Bo"])
+    t.app.say("The games cannot be saved: call the staff", seconds=30)
+    t.frames(int(3 * FPS))
+    assert t.app.message == "The games cannot be saved: call the staff"  # not overwritten
+    t.app.hush()
+    t.frames(1)
+    assert t.app.message.startswith("Under the cup: ")
+
+
+def test_the_receivers_peek_shows_again_when_they_choose_to_believe():
+    from appliance.table.base import dice_text
+
+    t = Trial("maexle", ["Ann", "Bo", "Cy"])
+    t.frames(int(3 * FPS))
+    assert t.app.message.startswith("Under the cup: ")
+    t.app.act({"announce": 31})
+    t.frames(1)
+    assert t.app.message == ""  # the opener's peek went with their turn
+    t.app.banner, t.app.banners = None, type(t.app.banners)()  # the announcement read
+    t.frames(1)
+    peek = f"If you believe it and shake: {dice_text(t.table._believer)} (only you peek)"
+    assert t.app.message == peek
+    t.app.choose("believe")  # the announce picker opens; a choice clears the line
+    t.frames(1)
+    assert t.app.play.sub == "believe" and t.app.message == peek
