@@ -124,15 +124,22 @@ def thrown(game: Played, number: int) -> list[Throw]:
 
 def from_store(store) -> Summary:
     """The summary of the store's current evening (``appliance.store.Store``): its ended games."""
+    return summarize(played_in(store))
+
+
+def from_sessions(sessions, store=None) -> Summary:
+    """The summary of ended ``appliance.session.Session`` objects kept in memory (a kiosk without a
+    store: the demo, the tests), oldest first, after the ended games of ``store`` (a kiosk whose
+    store became read-only: the evening before it did)."""
+    earlier = played_in(store) if store is not None else []
+    return summarize(earlier + [Played(s.game.setup, s.history, s.tally()) for s in sessions])
+
+
+def played_in(store) -> list[Played]:
+    """The ended games of the store's current evening, oldest first."""
     played = []
     for ended in store.ended_games():
         saved = store.game(ended.id)
         actions = in_effect(saved.actions, saved.events) if saved is not None else []
         played.append(Played(ended.setup, actions, ended.tally))
-    return summarize(played)
-
-
-def from_sessions(sessions) -> Summary:
-    """The summary of ended ``appliance.session.Session`` objects kept in memory (a kiosk without a
-    store: the demo, the tests), oldest first."""
-    return summarize([Played(s.game.setup, s.history, s.tally()) for s in sessions])
+    return played

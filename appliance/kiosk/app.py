@@ -130,7 +130,8 @@ class App:
     cannot_save: the kiosk has a store but cannot write it (``store`` is then None): the table plays
         without saving, and the message line says so at the start and at every new game.
     read_only: then, the store opened for reading only (``Store.open_read_only``), or None: its
-        unfinished game continues, unsaved (:meth:`resume`).
+        unfinished game continues, unsaved (:meth:`resume`), and its evening's counts, games and
+        drink cap count as the evening's (until "New evening").
     """
 
     store: object | None = None
@@ -179,6 +180,12 @@ class App:
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
         self._forget_asked = float("-inf")     # clock s of the first tap on "forget these dice"
+        self._earlier = None  # the read-only store whose evening this one goes on (None after "New evening")
+        if self.store is None and self.read_only is not None:
+            self._earlier = self.read_only
+            cap = self._read_earlier(lambda store: store.setting(CAP_KEY), None)
+            if cap and cap.isdigit():
+                self.drink_cap = int(cap)
 
     @property
     def current(self) -> Screen:
@@ -534,15 +541,27 @@ class App:
                 log.exception("could not start a new evening")
                 self.say(_("Could not start a new evening: the counts go on"))
         self._ended_sessions.clear()
+        self._earlier = None
         self._keep_winner_screen(False)
         self.session = None
         self.screen = "setup"
+
+    def _read_earlier(self, read, otherwise):
+        """``read(store)`` of the read-only store this evening goes on, or ``otherwise`` (none, or
+        it cannot be read: logged)."""
+        if self._earlier is None:
+            return otherwise
+        try:
+            return read(self._earlier)
+        except Exception:
+            log.exception("the evening before the store became read-only")
+            return otherwise
 
     def evening_played(self) -> bool:
         """Whether a game has ended this evening (something for "End the evening" to show); False
         when the store cannot say."""
         if self.store is None:
-            return bool(self._ended_sessions)
+            return bool(self._ended_sessions) or self._read_earlier(lambda store: store.evening_played(), False)
         try:
             return self.store.evening_played()
         except Exception:
@@ -556,7 +575,7 @@ class App:
 
         try:
             return evening.from_store(self.store) if self.store is not None else \
-                evening.from_sessions(self._ended_sessions)
+                evening.from_sessions(self._ended_sessions, self._earlier)
         except Exception:
             log.exception("the evening's summary")
             return evening.summarize([])
@@ -569,7 +588,8 @@ class App:
                 self.drink_cap = int(saved)
             ended = self.store.evening()
         else:
-            ended = counts_total(*(s.tally() for s in self._ended_sessions if s is not session))
+            ended = counts_total(self._read_earlier(lambda store: store.evening(), {}),
+                                 *(s.tally() for s in self._ended_sessions if s is not session))
         session.drink_cap = self.drink_cap
         session.drinks_before = {p: c.get("drinks", 0) for p, c in ended.items()}
 
@@ -740,7 +760,7 @@ class App:
         if self.store is not None:
             ended = [self.store.evening()]
         else:
-            ended = [s.tally() for s in self._ended_sessions]
+            ended = [self._read_earlier(lambda store: store.evening(), {}), *(s.tally() for s in self._ended_sessions)]
         current = [self.session.tally()] if self.session is not None and not self.session.ended else []
         return counts_total(*ended, *current)
 

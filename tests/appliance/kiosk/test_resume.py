@@ -146,3 +146,33 @@ def test_a_resume_whose_announced_marks_cannot_be_written_shows_them_and_raises_
     again.tick()
     assert again.banner is None and again.screen == "play"
     assert len([r for r in caplog.records if "could not mark" in r.getMessage()]) == 1
+
+
+def test_on_a_store_become_read_only_the_evening_goes_on_with_its_games_and_drink_cap(tmp_path, read_only):
+    """The saved games became read-only (an SD card after a power cut): the interrupted Biscuit goes
+    on unsaved, and the evening's earlier game, its drinks (towards the cap) and the cap still count."""
+    app = kiosk(tmp_path)
+    app.drink_cap = 2
+    app.store.save_settings({"drink_cap": "2"})
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    for roll in ((3, 4), (1, 1), (1, 1)):  # the Biscuit is chosen, then two 1-1: everyone drinks twice
+        app.on_reading(reading(*roll))
+        seen(app)
+    app.choose("menu"); app.choose("end"); app.choose("yes")
+    before = app.evening()
+    assert all(c["drinks"] == 2 for c in before.values())
+    assert app.start_game()
+    app.on_reading(reading(3, 4))
+    app.store.close()
+    read_only(tmp_path / "dicetable.sqlite3")
+    again = App(store=None, cannot_save=True, read_only=Store.open_read_only(tmp_path), players=["Ann", "Bo", "Cy"],
+                clock=lambda: 0.0)
+    assert again.resume() and again.session.kind == "biscuit" and again.drink_cap == 2
+    assert again.evening() == before and again.evening_played()
+    again.on_reading(reading(1, 1))  # everyone's third drink: past the cap, water
+    assert all(c.get("water", 0) == 1 for c in again.session.tally().values())
+    again.choose("menu"); again.choose("evening"); again.choose("yes")
+    assert again.evening_summary.games == ("biscuit", "biscuit")
+    again.choose("new_evening"); again.choose("yes")
+    assert again.evening() == {} and not again.evening_played()
