@@ -30,7 +30,8 @@ Commands (``Command.name``):
     throw           Space in the demo window: throw the virtual dice
     quit            the window was closed (Ctrl+Q)
     settled         arg a settled ``DiceReading`` from the camera pipeline
-    press           arg a command name bound to an extra GPIO button (e.g. "accept", "undo")
+    press           arg a command name bound to an extra GPIO button (e.g. "accept", "undo"); M and
+                    the keypad's * are "menu"
 """
 
 from __future__ import annotations
@@ -374,6 +375,7 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "r": ("reveal", None),
     "backspace": ("correct", None), "delete": ("correct", None),
     "space": ("throw", None),
+    "m": ("press", "menu"), "[*]": ("press", "menu"),  # a keypad's way to the menu (its buttons are not numbered)
 }
 
 

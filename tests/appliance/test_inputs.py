@@ -202,6 +202,7 @@ def test_keys_map_to_the_few_commands(pg):
     assert key_command(key(pg, pg.K_BACKSPACE)) == Command("correct", None, "key")
     assert key_command(key(pg, pg.K_RETURN)) == Command("activate", None, "key")
     assert key_command(key(pg, pg.K_SPACE)) == Command("throw", None, "key")
+    assert key_command(key(pg, pg.K_m)) == key_command(key(pg, pg.K_KP_MULTIPLY)) == Command("press", "menu", "key")
     assert key_command(key(pg, pg.K_q, pg.KMOD_LCTRL)) == Command("quit", None, "key")
     assert key_command(key(pg, pg.K_F5)) is None
 

@@ -1,5 +1,6 @@
-"""The keyboard's focus (arrows, Enter) never lands on a choice nobody looked at: when a press
-changes the choices on screen, the focus goes, and Enter does nothing until an arrow picks one."""
+"""A table played from a keyboard or keypad: the focus (arrows, Enter) never lands on a choice
+nobody looked at (when a press changes the choices on screen, the focus goes, and Enter does nothing
+until an arrow picks one), and the menu is a key away (M, or the keypad's *)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,13 @@ def test_a_press_that_leaves_the_choices_as_they_were_keeps_the_focus():
         key(app, "move", 1)
     key(app, "activate")  # the drink cap's next value: the same buttons, one label changed
     assert app.screen == "menu" and app.focus == ids.index("cap")
+
+
+def test_a_keypad_reaches_the_menu_and_comes_back():
+    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    app.setup.game_kind = "yacht"
+    assert app.start_game()
+    key(app, "press", "menu")  # M, or the keypad's *
+    assert app.screen == "menu"
+    key(app, "back")
+    assert app.screen == "play"
