@@ -115,8 +115,9 @@ def _read_manifest(path: str | Path) -> list[Photo]:
                 raise ValueError(f"line {rows.line_num}: boxes and values must be integers") from None
             if len(boxes) != len(box_values) or any(len(b) != 4 for b in boxes):
                 raise ValueError(f"{row['file']}: boxes and values_in_box_order disagree")
-            if any(not 1 <= v <= 6 for v in box_values):
-                raise ValueError(f"line {rows.line_num}: a die's value must be 1-6, got {row['values_in_box_order']}")
+            wrong = [v for v in box_values if not 1 <= v <= 6]
+            if wrong:
+                raise ValueError(f"{row['file']}: a die's value is 1-6, not {wrong[0]}")
             photos.append(Photo(
                 file=row["file"],
                 source=row["source"],
