@@ -56,6 +56,9 @@ FORGET_PAUSE_S = 1.0  # s: ... and no sooner than this: a quick double tap is no
 # s: a question's "yes" (end the game, a new evening) pressed sooner than this after it showed was
 # meant for the menu under it: a double tap, a digit pressed twice.
 CONFIRM_PAUSE_S = 1.0
+# s: a key (digit, Enter) pressed this soon after a key press that changed the choices on screen was
+# aimed at the screen before (a key pressed twice: the menu's "1 Undo", then the game's "1 Reveal").
+KEY_GUARD_S = 0.4
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
@@ -180,6 +183,7 @@ class App:
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
         self._forget_asked = float("-inf")     # clock s of the first tap on "forget these dice"
+        self._key_changed_at = float("-inf")   # clock s of the last key press that changed the choices
         self._earlier = None  # the read-only store whose evening this one goes on (None after "New evening")
         if self.store is None and self.read_only is not None:
             self._earlier = self.read_only
@@ -334,12 +338,10 @@ class App:
         elif name == "correct":
             if self.session is not None and self.screen in ("play", "correct", "over"):
                 self.open_correction()
-        elif name == "select":
-            self.select(int(cmd.arg))
+        elif name in ("select", "activate"):
+            self._key(cmd)
         elif name == "move":
             self._move(int(cmd.arg))
-        elif name == "activate":
-            self._activate()
         elif name == "back":
             self.back()
         elif name == "text":
@@ -652,6 +654,20 @@ class App:
             self.say(_("The language could not be saved: it lasts until the next start"))
 
     # -- keyboard focus -----------------------------------------------------------------------------
+
+    def _key(self, cmd: Command) -> None:
+        """A digit or Enter; dropped within KEY_GUARD_S of a key press that changed the choices."""
+        now = self.clock()
+        if now - self._key_changed_at < KEY_GUARD_S:
+            log.info("%s key %.2f s after one that changed the screen dropped", cmd.name, now - self._key_changed_at)
+            return
+        before = (self.screen, self._enabled_ids())
+        if cmd.name == "select":
+            self.select(int(cmd.arg))
+        else:
+            self._activate()
+        if (self.screen, self._enabled_ids()) != before:
+            self._key_changed_at = now
 
     def _move(self, step: int) -> None:
         n = len([c for c in self.choices() if c.style != "disabled"])

@@ -1,6 +1,7 @@
 """A table played from a keyboard or keypad: the focus (arrows, Enter) never lands on a choice
 nobody looked at (when a press changes the choices on screen, the focus goes, and Enter does nothing
-until an arrow picks one), and the menu is a key away (M, or the keypad's *)."""
+until an arrow picks one), a key pressed twice does not press what the first press brought up, and
+the menu is a key away (M, or the keypad's *)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,22 @@ def test_a_keypad_reaches_the_menu_and_comes_back():
     assert app.screen == "menu"
     key(app, "back")
     assert app.screen == "play"
+
+
+def test_a_digit_pressed_twice_undoes_and_does_not_press_the_games_first_button():
+    from appliance.kiosk.app import KEY_GUARD_S
+
+    now = [0.0]
+    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: now[0])
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.act({"announce": 54})
+    app.act({"announce": 61})  # Bo believed and announced 61
+    key(app, "press", "menu")
+    key(app, "select", 1)  # Undo last action: back to the game, Bo's 61 taken back
+    now[0] += 0.2
+    key(app, "select", 1)  # the same key again: the game's first button now is Reveal
+    assert app.screen == "play" and len(app.session.history) == 1
+    now[0] += KEY_GUARD_S
+    key(app, "select", 1)  # a considered press
+    assert len(app.session.history) == 2
