@@ -688,12 +688,16 @@ class App:
     def _reveal_button(self, pressed_at: float | None = None) -> None:
         """The REVEAL button: accepted only when the game expects a reveal (RULES.md §1), and only by
         a press that went down (``pressed_at``, on ``clock``) after the last action was taken: a
-        press begun before the announcement doubts nothing (it may be a penalty point)."""
-        need = self.session.need if self.session is not None and self.screen == "play" else None
+        press begun before the announcement doubts nothing (it may be a penalty point). It works
+        where its light says so (``reveal_light``): also over the menu, the sheet, a question or the
+        correction screen, which give way to the game then, as they do for a settled roll."""
+        need = self.session.need if self.session is not None and self.screen in IN_GAME else None
         if need is not None and "reveal" in need.actions and pressed_at is not None and pressed_at < self.acted_at:
             self.say(_("REVEAL was pressed before the announcement: press it again"))
         elif need is not None and "reveal" in need.actions:
-            self.reveal()
+            if self.act({"reveal": True}):
+                self.screen, self.play.sub = "play", ""
+                self._sound("reveal")
         elif need is not None and need.kind == "lift":
             self.say(_("Lift the cup: the camera reads the dice"))
         elif self.banner is not None:

@@ -163,3 +163,14 @@ def pg_kiosk():
     app = playing(now=now)
     kiosk = Kiosk(app, CommandQueue(), size=(800, 480))
     yield kiosk, app, now
+
+
+def test_the_reveal_button_over_the_menu_or_the_question_reveals_as_its_light_says():
+    for opened in (["menu"], ["menu", "end"]):
+        app = playing()
+        app.act({"announce": 31})
+        for cid in opened:
+            app.choose(cid)
+        assert app.reveal_light() == "on"
+        app.handle(Command("reveal", 1.0, "button"))
+        assert app.screen == "play" and app.session.need.kind == "lift" and not app.session.ended
