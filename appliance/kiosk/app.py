@@ -656,9 +656,11 @@ class App:
     # -- keyboard focus -----------------------------------------------------------------------------
 
     def _key(self, cmd: Command) -> None:
-        """A digit or Enter; dropped within KEY_GUARD_S of a key press that changed the choices."""
+        """A digit or Enter; dropped within KEY_GUARD_S of a key press that changed the choices
+        (but for the hand entry's digits: faces, on show before OK)."""
         now = self.clock()
-        if now - self._key_changed_at < KEY_GUARD_S:
+        faces = self.screen == "hand" and cmd.name == "select"
+        if now - self._key_changed_at < KEY_GUARD_S and not faces:
             log.info("%s key %.2f s after one that changed the screen dropped", cmd.name, now - self._key_changed_at)
             return
         before = (self.screen, self._enabled_ids())
@@ -670,7 +672,7 @@ class App:
             self._key_changed_at = now
 
     def _move(self, step: int) -> None:
-        n = len([c for c in self.choices() if c.style != "disabled"])
+        n = len(self._enabled_ids())
         if n:
             self.focus = (self.focus + step) % n if self.focus >= 0 else (0 if step > 0 else n - 1)
 
