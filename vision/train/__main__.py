@@ -120,6 +120,8 @@ def parse(argv) -> argparse.Namespace:
                         help="the face reader's four widths (default: vision.train.nets.FaceNet's)")
     parser.add_argument("--teacher", type=Path, nargs="+", default=[], metavar="ONNX",
                         help="trained face readers (face.onnx) the new one also learns from: their mean logits")
+    parser.add_argument("--label-smoothing", type=float, default=0.0, metavar="SHARE",
+                        help="the face reader's label smoothing (0: none)")
     parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
     parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
                         help="leave a photo source out of training (to measure a source never seen)")
@@ -170,7 +172,7 @@ def _train_face(args, finder, items, log, report):
     log(f"{len(specs)} face crops to draw from, classes {np.bincount([s[4] for s in specs]).tolist()}")
     weights = _face_weights(items, specs, args.synthetic_share, np.array(hardness))
     return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed,
-                          widths=args.face_widths, teachers=teachers, log=log)
+                          widths=args.face_widths, teachers=teachers, label_smoothing=args.label_smoothing, log=log)
 
 
 def _calibrate(args, finder, face, calib, log, report: dict):

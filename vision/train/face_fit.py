@@ -49,11 +49,12 @@ def distillation_loss(out: torch.Tensor, y: torch.Tensor, teacher: torch.Tensor)
 
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
-          log=print) -> FaceNet:
+          label_smoothing: float = 0.0, log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
-    ones. Returns it in eval mode."""
+    ones. ``label_smoothing``: the share of each label spread over all classes (Szegedy et al.
+    2016), against answers surer than the crops allow. Returns it in eval mode."""
     torch.manual_seed(seed)
     net = FaceNet(widths) if widths else FaceNet()
     data = Crops(items, specs, weights, per_epoch, seed)
@@ -61,7 +62,7 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(per_epoch / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    loss_fn = torch.nn.CrossEntropyLoss()
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=label_smoothing)
     for epoch in range(epochs):
         data.epoch = epoch
         net.train()
