@@ -377,7 +377,8 @@ class Fitted:
     reason, one sentence for the journal; the held-aside figures (``_score``) of the shipped model
     and of the heads, the throws checked, the fitting time in s, and ``counted``: the taught throws
     with finder scores, and how many of them the shipped die threshold counts right, and the
-    table's choice held aside (``choose_die_at``)."""
+    table's choice held aside (``choose_die_at``); ``contradicted``: when that is why nothing is
+    used, (the taught dice whose value contradicts the shipped model's sure reading, the taught dice)."""
 
     adaptation: Adaptation | None
     reason: str
@@ -386,6 +387,7 @@ class Fitted:
     held_throws: int = 0
     seconds: float = 0.0
     counted: tuple[int, int, int] = (0, 0, 0)
+    contradicted: tuple[int, int] = (0, 0)
 
 
 def die_probabilities(gate: Gate, scores: np.ndarray, pr: np.ndarray) -> np.ndarray:
@@ -440,7 +442,7 @@ def fit(faces, examples: Examples, seed: int = 0, face_model: str = "", gate: Ga
     if contradicted >= 3 and contradicted > CONTRADICTED_AT_MOST * dice:
         return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
                       "model reads surely (check the values taught): the shipped model reads", shipped, shipped,
-                      n_throws, time.perf_counter() - t0)
+                      n_throws, time.perf_counter() - t0, contradicted=(contradicted, dice))
     worse = any(a < b for a, b in zip(adapted, shipped))
     # A tie is no evidence that it helps: where the shipped model already reads the taught throws, a
     # head fitted on a few dozen crops can still move readings it was never shown (never worse first).

@@ -167,6 +167,10 @@ def decision(fitted, taught: int) -> str:
         return ngettext("{count} throw taught: too few to learn from (at least {least}). The table reads as shipped.",
                         "{count} throws taught: too few to learn from (at least {least}). The table reads as shipped.",
                         taught).format(count=taught, least=MIN_THROWS)
+    if fitted.contradicted[0]:  # the held-aside figures score against those values: they say nothing
+        wrong, dice = fitted.contradicted
+        return _("The values taught disagree with {wrong} of {dice} dice the table reads surely. Check them, "
+                 "or choose \"Forget these dice\" in the menu. The table reads as shipped.").format(wrong=wrong, dice=dice)
     right = dict(count=count, adapted=fitted.adapted[0], shipped=fitted.shipped[0])
     if fitted.adaptation is not None and fitted.adaptation.die_at is not None:
         counted = dict(count=fitted.counted[0], adapted=fitted.counted[2], shipped=fitted.counted[1])

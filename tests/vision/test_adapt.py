@@ -95,6 +95,7 @@ def test_taught_values_that_contradict_many_sure_readings_are_taken_for_wrong_la
     result = fit(SureFaces(), wrong)
     assert result.adaptation is None
     assert "contradict 60 of the 60 taught dice" in result.reason and "check the values" in result.reason
+    assert result.contradicted == (60, 60)  # for the kiosk to say so
 
 
 def test_a_few_taught_values_against_sure_readings_are_misreads_to_mend_and_go_to_the_check():
@@ -102,7 +103,7 @@ def test_a_few_taught_values_against_sure_readings_are_misreads_to_mend_and_go_t
     labels = examples.labels.copy()
     labels[:5] = labels[:5] % 6 + 1  # one throw corrected: 5 of 60 dice
     result = fit(SureFaces(), Examples(examples.crops, labels, examples.throws))
-    assert "contradict" not in result.reason and "held aside" in result.reason
+    assert "contradict" not in result.reason and "held aside" in result.reason and result.contradicted == (0, 0)
 
 
 def test_every_taught_throw_is_held_aside_once_and_a_throw_never_straddles_folds():

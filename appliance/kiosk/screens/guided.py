@@ -28,6 +28,7 @@ from appliance import guided
 from appliance.i18n import _
 from appliance.kiosk import guided_view
 from appliance.kiosk.screens import Screen
+from appliance.table import find_table
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +84,8 @@ class GuidedScreen(Screen):
         if self.app.screen not in (self.name, "hand"):
             self.back_to = self.app.screen
         session = self.app.session
-        if session is not None:  # the dice of the game being played, as they are thrown in it
-            self.dice = session.need.dice or len(session.last_roll or ()) or self.dice
+        if session is not None:  # the dice of the game being played (a Mäxle cup down: its two)
+            self.dice = session.need.dice or len(session.last_roll or ()) or find_table(session.kind).dice
         self.app.screen = self.name
         self._enter(self.progress.step)
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from appliance import guided
+from appliance.kiosk import guided_view
 from appliance.kiosk.app import App
 from appliance.store import Store
 from vision.sources import ExposureUnsupported
@@ -172,6 +173,24 @@ def test_the_menu_opens_the_setup_from_the_start_and_it_returns_to_the_game(guid
     assert app.screen == "guided" and app.guided.progress.step == "tray" and app.guided.dice == 5
     app.choose("later")
     assert app.screen == "menu"
+
+
+def test_the_setup_opened_in_a_maexle_round_asks_for_the_games_two_dice(guided_table):
+    # At the announcement the game waits for no roll and none was thrown yet: it asked for 5.
+    app, _camera, _store = guided_table
+    app.setup.game_kind = "maexle"
+    assert app.start_game() and app.session.need.dice is None
+    app.choose("menu")
+    app.choose("guided")
+    assert app.guided.dice == 2
+
+
+def test_taught_values_that_contradict_sure_readings_are_named_as_the_cause():
+    from vision.adapt import Fitted
+
+    said = guided_view.decision(Fitted(None, "", (0, 0, 0), (0, 0, 0), 6, contradicted=(30, 30)), 6)
+    assert said.startswith("The values taught disagree with 30 of 30 dice") and "Forget these dice" in said
+    assert "0 of 6" not in said  # held-aside figures scored against those very values say nothing
 
 
 def test_a_frame_without_a_tray_says_why_and_offers_no_confirmation(guided_table):

@@ -86,6 +86,7 @@ def tour(app, camera, show) -> None:
                                  ("counted", Fitted(replace(heads, die_at=0.45, doubt_at=0.35), "", (6, 30, 0),
                                                     (6, 30, 0), 6, 0.1, (6, 2, 6)), 6),
                                  ("not-used", Fitted(None, "", (6, 30, 0), (6, 30, 0), 6), 6),
+                                 ("contradicted", Fitted(None, "", (0, 0, 0), (0, 0, 0), 6, contradicted=(30, 30)), 6),
                                  ("too-few", Fitted(None, ""), 3)):
         app.guided.decision = guided_view.decision(fitted, taught)
         show(f"teach-decided-{name}")
@@ -131,7 +132,7 @@ def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, t
         tour(app, camera, show)
     finally:
         i18n.set_language("en")
-    assert len(shown) == 23
+    assert len(shown) == 24
     assert not problems, "\n".join(problems)
 
 
