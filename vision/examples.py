@@ -121,7 +121,7 @@ def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
     pairs = match(photo, DiceReading("ok", tuple(r.as_die() for r in reads)))
     if photo.box_values and not pairs:
         raise LabelError(f"the reader finds none of the {len(photo.box_values)} labelled dice where their boxes are "
-                         "(boxes of another image size?)")
+                         "(dice too small or unlike any it knows, or boxes of another image size?)")
     value_of = {di: photo.box_values[li] for li, di in pairs}
     # While a labelled die is unmatched (its box off, or the reader did not find it), any unmatched
     # candidate may be that die: only the matched ones are taught, none as "not a die".
