@@ -173,7 +173,8 @@ def _display_size(key: str, value: Any) -> tuple[int, int] | None:
 
 def _pin(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in USABLE_PINS:
-        raise ConfigError(key, f"must be a BCM GPIO number {USABLE_PINS.start}-{USABLE_PINS.stop - 1}, got {_shown(value)}")
+        raise ConfigError(key, f"must be a BCM GPIO number {USABLE_PINS.start}-{USABLE_PINS.stop - 1}, "
+                               f"got {_shown(value)}")
     return value
 
 
@@ -267,7 +268,8 @@ def _rules(key: str, value: Any) -> dict[str, dict[str, Any]]:
     """Only the switches the file sets, canonical (on/off as true/false, "none" as None): the engine
     fills every other one with its RULES.md default when the game starts."""
     if not isinstance(value, dict):
-        raise ConfigError(key, f"must be a table with [rules.maexle], [rules.biscuit], [rules.yacht], got {_shown(value)}")
+        raise ConfigError(key, f"must be a table with [rules.maexle], [rules.biscuit], [rules.yacht], "
+                               f"got {_shown(value)}")
     out: dict[str, dict[str, Any]] = {game: {} for game in RULE_SWITCHES}
     for game, switches in value.items():
         if game not in RULE_SWITCHES:

@@ -8,8 +8,8 @@ it puts the cup down with fresh dice when a round opens, shakes afresh when a re
 announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
 cup are told on screen as a peek, once the announcements and messages before it are gone (the
 receiver's again when they choose to believe). Nothing happens on the setup screen, in the menu or
-on a dialog. In the guided setup the table is cleared for the tray, the light and the empty tray, and throws the
-dice the teach step asks for whenever it waits for a throw.
+on a dialog. In the guided setup the table is cleared for the tray, the light and the empty tray,
+and throws the dice the teach step asks for whenever it waits for a throw.
 A throw the camera does not take (misread, unreadable) is thrown again after a while. It never ends.
 Now and then (``TrialTable(mishaps=...)``) a throw goes wrong as real ones do: a die jumps the tray's
 wall or lands cocked against it, and the table must say so and have it thrown again.
@@ -160,7 +160,7 @@ class TrialTable:
 
     def tick(self) -> None:
         """Once a frame from the UI thread: a new order when the game's (or the guided setup's) wait
-        changed; the Mäxle peek once the play screen shows no announcement."""
+        changed; the Mäxle peek once the play screen shows no announcement and no message."""
         self._follow()
         app = self.app
         free = app.screen == "play" and app.banner is None and not app.banners and not app.message

@@ -216,7 +216,8 @@ def evaluate_manifests(manifests, split: str = "val", errors: bool = False, out=
         try:
             photos += load_manifest(manifest)
         except (OSError, ValueError) as exc:
-            print(f"{prog}: cannot read the manifest {manifest}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            why = getattr(exc, "strerror", None) or exc
+            print(f"{prog}: cannot read the manifest {manifest}: {why}", file=sys.stderr)
             return 2
     try:
         if split != "all":

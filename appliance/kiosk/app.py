@@ -677,9 +677,9 @@ class App:
             self.focus = (self.focus + step) % n if self.focus >= 0 else (0 if step > 0 else n - 1)
 
     def _activate(self) -> None:
-        enabled = [c for c in self.choices() if c.style != "disabled"]
+        enabled = self._enabled_ids()
         if 0 <= self.focus < len(enabled):
-            self.press(enabled[self.focus].id)
+            self.press(enabled[self.focus])
         elif self.screen == "names":
             self.names.on_named("")
         elif self.screen == "hand":  # the dice typed as digits, then Enter: OK (it has no digit)

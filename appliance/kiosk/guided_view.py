@@ -170,7 +170,8 @@ def decision(fitted, taught: int) -> str:
     if fitted.contradicted[0]:  # the held-aside figures score against those values: they say nothing
         wrong, dice = fitted.contradicted
         return _("The values taught disagree with {wrong} of {dice} dice the table reads surely. Check them, "
-                 "or choose \"Forget these dice\" in the menu. The table reads as shipped.").format(wrong=wrong, dice=dice)
+                 "or choose \"Forget these dice\" in the menu. The table reads as shipped.").format(
+            wrong=wrong, dice=dice)
     right = dict(count=count, adapted=fitted.adapted[0], shipped=fitted.shipped[0])
     if fitted.adaptation is not None and fitted.adaptation.die_at is not None:
         counted = dict(count=fitted.counted[0], adapted=fitted.counted[2], shipped=fitted.counted[1])

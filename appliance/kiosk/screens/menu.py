@@ -29,8 +29,8 @@ class SheetScreen(Dialog):
 
 
 class MenuScreen(Dialog):
-    """Undo, the score sheet, end the game (asked first), the language, the drink cap, forget the taught dice, the
-    guided setup."""
+    """Undo, the score sheet, end the game (asked first), the language, the drink cap, forget the
+    taught dice, the guided setup."""
 
     name = "menu"
 
