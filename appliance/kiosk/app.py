@@ -51,9 +51,7 @@ LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
 # The store's setting of the drink cap chosen in the menu, and the caps the button offers after "off".
 CAP_KEY = "drink_cap"
 DRINK_CAPS = (2, 4, 6, 8, 10, 15, 20)
-FORGET_S = 5.0  # s: "forget these dice" needs a second tap within this long (it cannot be undone) ...
-FORGET_PAUSE_S = 1.0  # s: ... and no sooner than this: a quick double tap is not a considered "yes"
-# s: a question's "yes" (end the game, a new evening) pressed sooner than this after it showed was
+# s: a question's "yes" (end the game, a new evening, forget the dice) pressed sooner than this after it showed was
 # meant for the menu under it: a double tap, a digit pressed twice.
 CONFIRM_PAUSE_S = 1.0
 # s: a key (digit, Enter) pressed this soon after a key press that changed the choices on screen was
@@ -182,7 +180,6 @@ class App:
         self._last_kind = ""
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
-        self._forget_asked = float("-inf")     # clock s of the first tap on "forget these dice"
         self._key_changed_at = float("-inf")   # clock s of the last key press that changed the choices
         self._earlier = None  # the read-only store whose evening this one goes on (None after "New evening")
         if self.store is None and self.read_only is not None:
@@ -617,23 +614,13 @@ class App:
         return self.store.count_examples()[0] if self.store is not None else 0
 
     def forget_dice(self) -> None:
-        """The menu's "forget these dice": a first tap asks for a second, from ``FORGET_PAUSE_S`` to
-        ``FORGET_S`` after it (a tap sooner, a double tap or a bounce, is ignored); the second
-        removes the taught dice from the store and the reader."""
-        now = self.clock()
-        since = now - self._forget_asked
-        if since > FORGET_S:
-            self._forget_asked = now
-            self.say(_("Tap again to forget the dice taught at this table"), seconds=FORGET_S)
-            return
-        if since < FORGET_PAUSE_S:
-            log.info("a second tap on \"forget these dice\" %.2f s after the first ignored: too quick", since)
-            return
-        self._forget_asked = float("-inf")
+        """Remove the taught dice from the store and the reader (the menu's "forget these dice",
+        once its question is answered: ``ConfirmScreen``)."""
         try:
             removed = self.store.forget_examples()
         except Exception:
             log.exception("could not forget the taught dice")
+            self.say(_("The taught dice could not be forgotten: the table cannot save now"))
             return
         if self.hooks.forgot is not None:
             self.hooks.forgot()

@@ -279,12 +279,18 @@ def menu(s, drink_cap: int = 0, taught: int = 0) -> View:
                 columns=2 if len(choices) <= 6 else 3)
 
 
-def confirm(verb: str, s) -> View:
+def confirm(verb: str, s, taught: int = 0) -> View:
     """The question before what cannot be taken back: ``verb`` "end" (this game), "evening" (the
-    evening, with session ``s`` still on) or "new_evening" (the counts start again). "Back" is the
-    first choice: the digit 1 pressed twice, or a second tap where the menu's first button was,
-    keeps the game."""
-    if verb == "end":
+    evening, with session ``s`` still on), "new_evening" (the counts start again) or "forget" (the
+    ``taught`` throws taught at this table). "Back" is the first choice: the digit 1 pressed twice,
+    or a second tap where the menu's first button was, keeps the game."""
+    if verb == "forget":
+        title, prompt, label = (_("Forget these dice?"),
+                                ngettext("The {count} taught throw goes; the table reads as shipped.",
+                                         "The {count} taught throws go; the table reads as shipped.",
+                                         taught).format(count=taught),
+                                _("Forget these dice"))
+    elif verb == "end":
         title, prompt, label = (_("End this game?"), _("It cannot go on afterwards; its counts stay for the evening."),
                                 _("End this game"))
     elif verb == "evening":
@@ -294,7 +300,7 @@ def confirm(verb: str, s) -> View:
         title, prompt, label = (_("Start a new evening?"),
                                 _("Every drink and point counted this evening starts again from zero."),
                                 _("New evening"))
-    back = _("Keep playing") if s is not None and not s.over and verb != "new_evening" else _("Back")
+    back = _("Keep playing") if s is not None and not s.over and verb in ("end", "evening") else _("Back")
     return View("confirm", title=title, prompt=prompt,
                 choices=[Choice("back", back, style="primary"), Choice("yes", label, style="danger")], columns=2)
 

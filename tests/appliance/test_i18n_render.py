@@ -588,7 +588,7 @@ FORGET_SIZES = [tuple(int(v) for v in size.split("x")) for size in os.environ.ge
                          indirect=True, ids=lambda p: f"{p[0]}-{p[1][0]}x{p[1][1]}")
 def test_forgetting_the_taught_dice_fits_the_menu_in_every_language(recorder, tmp_path):
     """The menu's "forget these dice" with its count of taught throws (every plural form), its
-    "tap again" and its "forgot" message, with the longest menu (undo and the score sheet shown)."""
+    question and its "forgot" message, with the longest menu (undo and the score sheet shown)."""
     import numpy as np
 
     from appliance.store import Store
@@ -608,11 +608,13 @@ def test_forgetting_the_taught_dice_fits_the_menu_in_every_language(recorder, tm
     app.choose("menu")
     app.choose("forget")
     show()
+    assert app.screen == "confirm"
     if SCREENSHOTS:
         pygame.image.save(recorder.surface, f"{SCREENSHOTS}/menu-forget-{recorder.lang}-{recorder.surface.get_width()}.png")
-    recorder.clock[0] += 2.0  # a considered second tap (a quick one is ignored)
-    app.choose("forget")
+    recorder.clock[0] += 2.0  # a considered "yes" (a quick one is dropped)
+    app.choose("yes")
     show()
+    assert app.screen == "menu"
     assert app.taught_throws() == 0 and "forget" not in [c.id for c in app.view().choices]
     assert i18n._("The table forgot its dice: it reads as shipped") in recorder.texts
     app.store.close()

@@ -42,7 +42,7 @@ class MenuScreen(Dialog):
         return {"undo": lambda _arg: app.undo(), "sheet": lambda _arg: setattr(app, "screen", "sheet"),
                 "end": lambda _arg: app.confirm.ask("end") if on else app.end_game(),
                 "lang": lambda _arg: app.next_language(),
-                "cap": lambda _arg: app.next_drink_cap(), "forget": lambda _arg: app.forget_dice(),
+                "cap": lambda _arg: app.next_drink_cap(), "forget": lambda _arg: app.confirm.ask("forget"),
                 "evening": lambda _arg: app.confirm.ask("evening") if on else app.end_evening(),
                 "guided": lambda _arg: app.open_guided()}
 
@@ -52,8 +52,9 @@ class MenuScreen(Dialog):
 
 class ConfirmScreen(Screen):
     """"Are you sure?" before what cannot be taken back: ending a game that is still on (the menu's
-    "End this game" and "End the evening") and a new evening (the evening's counts start again).
-    Back (Esc, or the first choice) returns to the screen it was asked from."""
+    "End this game" and "End the evening"), a new evening (the evening's counts start again) and
+    forgetting the dice taught at this table (the menu's "Forget these dice", which then shows
+    again without them). Back (Esc, or the first choice) returns to the screen it was asked from."""
 
     name = "confirm"
 
@@ -64,7 +65,8 @@ class ConfirmScreen(Screen):
         self.asked_at = float("-inf")  # clock s (``App.press`` drops a "yes" too soon after it)
 
     def ask(self, verb: str) -> None:
-        """Ask before ``verb`` ("end", "evening", "new_evening"; ``appliance.kiosk.view.confirm``)."""
+        """Ask before ``verb`` ("end", "evening", "new_evening", "forget";
+        ``appliance.kiosk.view.confirm``)."""
         self.verb, self.asked_from, self.app.screen = verb, self.app.screen, self.name
         self.asked_at = self.app.clock()
 
@@ -74,10 +76,15 @@ class ConfirmScreen(Screen):
 
     def _yes(self) -> None:
         app = self.app
+        if self.verb == "forget":
+            app.screen = self.asked_from
+            app.forget_dice()
+            return
         {"end": app.end_game, "evening": app.end_evening, "new_evening": app.new_evening}[self.verb]()
 
     def view(self):
-        return view.confirm(self.verb, self.app.session)
+        return view.confirm(self.verb, self.app.session,
+                            taught=self.app.taught_throws() if self.verb == "forget" else 0)
 
     def back(self) -> None:
         self.app.screen = self.asked_from

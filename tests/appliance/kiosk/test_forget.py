@@ -1,11 +1,13 @@
-"""The menu's "forget these dice": shown only when dice were taught, a single tap forgets nothing,
-a second tap, not too quick and not too late, removes them from the store and from the camera's reader at once."""
+"""The menu's "forget these dice": shown only when dice were taught, asked first on the question
+screen (as ending a game is), then removed from the store and from the camera's reader at once."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import numpy as np
 
-from appliance.kiosk.app import FORGET_PAUSE_S, FORGET_S, App
+from appliance.kiosk.app import CONFIRM_PAUSE_S, App
 from appliance.store import Store
 
 
@@ -19,20 +21,61 @@ def app_with_taught_dice(tmp_path, clock):
     return app
 
 
-def test_one_tap_forgets_nothing_and_a_second_one_soon_after_forgets_the_dice(tmp_path):
+def test_forget_asks_first_and_yes_forgets_the_dice_back_on_the_menu(tmp_path):
     clock = [0.0]
     app = app_with_taught_dice(tmp_path, clock)
     forgot = []
     app.hooks.forgot = lambda: forgot.append(True)
-    assert "forget" in [c.id for c in app.view().choices]
-    app.choose("forget")
-    clock[0] += FORGET_S + 1  # too late for the second tap: it asks again
-    app.choose("forget")
+    app.press("forget")
+    question = app.view()
+    assert app.screen == "confirm" and [c.id for c in question.choices] == ["back", "yes"]
+    assert "3" in question.prompt  # the taught throws it would forget
     assert app.taught_throws() == 3 and not forgot
-    clock[0] += 1
-    app.choose("forget")
+    clock[0] += CONFIRM_PAUSE_S + 0.1
+    app.press("yes")
     assert app.taught_throws() == 0 and forgot == [True]
-    assert "forget" not in [c.id for c in app.view().choices]
+    assert app.screen == "menu" and "forget" not in [c.id for c in app.view().choices]
+    assert "forgot" in app.message
+    app.store.close()
+
+
+def test_back_on_the_question_forgets_nothing(tmp_path):
+    clock = [0.0]
+    app = app_with_taught_dice(tmp_path, clock)
+    app.press("forget")
+    clock[0] += 2.0
+    app.press("back")
+    assert app.screen == "menu" and app.taught_throws() == 3
+    app.store.close()
+
+
+def test_a_quick_double_tap_forgets_nothing_a_considered_yes_does(tmp_path):
+    clock = [0.0]
+    app = app_with_taught_dice(tmp_path, clock)
+    app.press("forget")
+    for gap in (0.05, 0.25):  # a double tap or a bounce is no "yes"
+        clock[0] += gap
+        app.press("yes")
+    assert app.taught_throws() == 3 and app.screen == "confirm"
+    clock[0] = CONFIRM_PAUSE_S + 0.1
+    app.press("yes")
+    assert app.taught_throws() == 0
+    app.store.close()
+
+
+def test_a_store_that_cannot_forget_says_so_and_keeps_the_dice(tmp_path):
+    clock = [0.0]
+    app = app_with_taught_dice(tmp_path, clock)
+
+    def broken(*_args, **_kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    app.store.forget_examples = broken
+    app.press("forget")
+    clock[0] += 2.0
+    app.press("yes")
+    assert app.screen == "menu" and app.taught_throws() == 3
+    assert "could not be forgotten" in app.message
     app.store.close()
 
 
@@ -43,17 +86,3 @@ def test_without_taught_dice_the_menu_offers_no_forgetting(tmp_path):
         assert app.start_game()
         app.choose("menu")
         assert "forget" not in [c.id for c in app.view().choices]
-
-
-def test_a_quick_double_tap_forgets_nothing_a_considered_second_tap_does(tmp_path):
-    clock = [0.0]
-    app = app_with_taught_dice(tmp_path, clock)
-    app.choose("forget")
-    for gap in (0.05, 0.25):  # a double tap or a bounce is no "yes"
-        clock[0] += gap
-        app.choose("forget")
-    assert app.taught_throws() == 3
-    clock[0] = FORGET_PAUSE_S + 0.1
-    app.choose("forget")
-    assert app.taught_throws() == 0
-    app.store.close()
