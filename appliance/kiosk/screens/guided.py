@@ -101,6 +101,10 @@ class GuidedScreen(Screen):
         if step == "tray":
             self._look_due = True
             self.look(quiet=True)
+        elif step == "exposure" and self.progress.results.get(step) == "locked":
+            self._show_locked()  # locked before a pulled plug: shown as locked, not asked again
+        elif step == "reference" and self.progress.results.get(step) == "taken":
+            self.taken = guided.reference(self.app.store) is not None
         elif step == "teach" and self.taught() >= guided.TEACH_THROWS:
             self.finish("")  # the plug was pulled before the table learned from them: it learns now
 
@@ -221,6 +225,17 @@ class GuidedScreen(Screen):
             else:
                 self.progress.results.pop("exposure")
                 self.light = ""
+
+    def _show_locked(self) -> None:
+        """The light lock this setup kept (``appliance.guided.exposure``), shown as locked; asked
+        again if the store no longer holds it."""
+        try:
+            values = guided.exposure(self.app.store, self.camera_stamp)
+        except Exception:
+            log.exception("the setup's light lock could not be read")
+            values = None
+        if values:
+            self.light, self.light_values = "locked", values
 
     def _light_failed(self, exc: BaseException) -> None:
         log.warning("guided setup: the light could not be locked: %s", exc)

@@ -162,6 +162,36 @@ def test_a_restart_mid_setup_comes_back_at_the_step_it_was_on(tmp_path, make_cam
         assert not guided.due(store) and store.image(guided.REFERENCE) is not None
 
 
+def test_a_restart_after_a_lock_or_a_picture_shows_it_kept_not_asked_again(tmp_path, make_camera):
+    with Store.open(tmp_path) as store:
+        now = [0.0]
+        app = App(store=store, camera=make_camera(), clock=lambda: now[0])
+        app.now = now
+        app.open_guided(resume=True)
+        app.choose("confirm")
+        app.choose("lock")
+        settle_light(app)
+        assert app.guided.light == "locked"
+        # the plug is pulled before "Next"
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=make_camera())
+        app.open_guided(resume=True)
+        assert app.guided.progress.step == "exposure" and app.guided.light == "locked"
+        assert app.view().title_key == "exposure-locked" and "8.0 ms" in app.view().prompt
+        assert ids(app)[0] == "next"  # as just after the lock: on, or lock again
+        app.choose("next")
+        app.choose("picture")
+        assert app.guided.taken
+        # the plug is pulled again before "Next"
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=make_camera())
+        app.open_guided(resume=True)
+        assert app.guided.progress.step == "reference" and app.guided.taken
+        assert "next" in ids(app) and "picture" in ids(app)  # a new picture is still offered
+        app.choose("next")
+        assert app.guided.progress.results == {"tray": "confirmed", "exposure": "locked", "reference": "taken"}
+
+
 def test_the_menu_opens_the_setup_from_the_start_and_it_returns_to_the_game(guided_table):
     app, _camera, _store = guided_table
     app.players = ["Ann", "Bo"]
