@@ -33,9 +33,17 @@ def view(screen) -> View:
     else:
         {"tray": _tray, "exposure": _light, "reference": _reference, "teach": _teach}.get(step, _tray)(screen, out)
     if not screen.decision and not screen.fitting:
+        if n > 1 and screen.app.camera is not None and _idle(screen):  # no camera: every step says so
+            out.choices.append(Choice("previous", _("Previous step"), style="quiet"))
         out.choices.append(Choice("later", _("Leave the setup"), style="quiet"))
     out.hint = screen.notice
     return out
+
+
+def _idle(screen) -> bool:
+    """Whether the step waits for the table's first choice (nothing under way: no light being
+    locked, no throw awaiting its confirmation), so that going back loses nothing."""
+    return screen.light not in ("auto", "settling", "locking") and screen.pending is None
 
 
 def _skip() -> Choice:

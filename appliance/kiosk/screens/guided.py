@@ -2,8 +2,9 @@
 
 Opened at the kiosk's first start (no setup in the store yet), after a pulled plug that cut a setup
 short (it comes back at the step that was showing), and from the menu or the setup screen's button.
-Each step can be skipped (what was in force stays); "Later" leaves the setup, every step left as it
-is. Its saved state and what wins over the config: ``appliance.guided``.
+Each step can be skipped (what was in force stays); "Previous step" goes back one (what a step kept
+is shown kept); "Leave the setup" leaves it, every step left as it is. Its saved state and what wins
+over the config: ``appliance.guided``.
 
 1. **The tray**: found in the live frame (``vision.tray.find_tray``), drawn on it; confirmed, found
    again, or skipped.
@@ -131,6 +132,7 @@ class GuidedScreen(Screen):
         own = {"confirm": self.confirm, "look": lambda _arg: self.look(), "lock": self.lock, "next": self.next,
                "picture": self.picture, "dicecount": self.next_count, "right": self.right, "fixthrow": self.fix,
                "again": self.again, "finish": self.finish, "skip": self.skip, "later": self.later,
+               "previous": self.previous,
                "done": lambda _arg: self._leave()}
         return {verb: self._afresh(fn) for verb, fn in own.items()}
 
@@ -162,6 +164,13 @@ class GuidedScreen(Screen):
     def next(self, _arg: str) -> None:
         """On to the next step (after a lock or a picture)."""
         self._next()
+
+    def previous(self, _arg: str) -> None:
+        """Back to the step before (a tray confirmed too quickly, a step skipped by mistake): what it
+        kept is shown kept (``_enter``), and what the later steps kept stays."""
+        steps = guided.STEPS
+        if self.progress.step in steps[1:]:
+            self._enter(steps[steps.index(self.progress.step) - 1])
 
     # -- 1. the tray ------------------------------------------------------------------------------
 

@@ -364,3 +364,27 @@ def test_at_a_first_start_the_tray_is_looked_for_once_the_camera_gives_a_picture
     camera.frame = frame
     app.tick()
     assert app.guided.found.area is not None and "confirm" in ids(app)
+
+
+def test_previous_step_goes_back_with_what_the_step_kept_shown_kept(guided_table):
+    app, _camera, store = guided_table
+    app.open_guided()
+    assert "previous" not in ids(app)  # the first step has none before it
+    app.choose("confirm")
+    app.choose("lock")
+    assert "previous" not in ids(app)  # the light is being locked: going back would cut it short
+    settle_light(app)
+    app.choose("next")
+    assert app.guided.progress.step == "reference"
+    app.choose("previous")
+    assert app.guided.progress.step == "exposure" and app.guided.light == "locked"
+    assert guided.progress(store).step == "exposure"  # kept: a pulled plug comes back here
+    app.choose("previous")
+    assert app.guided.progress.step == "tray" and "confirm" in ids(app)
+    assert app.guided.progress.results["exposure"] == "locked"  # the later steps keep theirs
+    app.choose("confirm")
+    app.choose("next")
+    app.choose("skip")  # the empty tray
+    assert app.guided.progress.step == "teach" and "previous" in ids(app)
+    app.choose("previous")
+    assert app.guided.progress.step == "reference" and "picture" in ids(app)
