@@ -214,9 +214,13 @@ class AdaptedFaces:
     def probabilities(self, bgr: np.ndarray, dice) -> np.ndarray:
         """(N, CLASSES) float64 adapted probabilities for the candidates ``dice`` (each with
         ``center`` and ``size`` px) of an (H, W, 3) uint8 BGR frame; (0, CLASSES) for none."""
-        if not dice:
+        return self.crop_probabilities(crops(bgr, dice))
+
+    def crop_probabilities(self, cut: np.ndarray) -> np.ndarray:
+        """As ``probabilities``, for crops already cut (``vision.faces.crops``): (N, CROP, CROP, 3) uint8 BGR."""
+        if not len(cut):
             return np.zeros((0, CLASSES))
-        logits, emb = self.base.outputs(crops(bgr, dice))
+        logits, emb = self.base.outputs(cut)
         return self.adaptation.adapt(logits, emb)
 
 

@@ -111,6 +111,10 @@ class FaceReader:
         """(N, CLASSES) float64 class probabilities (``NOT_A_FACE``, values 1-6, ``COCKED``) for
         the candidates ``dice`` (each with ``center`` and ``size`` px) of an (H, W, 3) uint8 BGR
         frame; (0, CLASSES) for none."""
-        if not dice:
+        return self.crop_probabilities(crops(bgr, dice))
+
+    def crop_probabilities(self, cut: np.ndarray) -> np.ndarray:
+        """As ``probabilities``, for crops already cut (``crops``): (N, CROP, CROP, 3) uint8 BGR."""
+        if not len(cut):
             return np.zeros((0, CLASSES))
-        return softmax(self.logits(crops(bgr, dice)))
+        return softmax(self.logits(cut))

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.faces import COCKED, NOT_A_FACE, FaceReader, crop
+from vision.faces import COCKED, NOT_A_FACE, FaceReader, crop, crops
 from vision.finder import Candidate, DieFinder, finer_levels, suppress
 from vision.frames import is_noise, to_bgr
 from vision.gate import Gate
@@ -167,10 +167,12 @@ def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p:
     h, w = bgr.shape[:2]
     cands = [c for c in models.finder.find(bgr, p.floor, scales) if p.min_die <= c.size <= p.max_die * min(h, w)]
     cands = cands[:math.ceil(p.read_per_die * (expected or 6)) + p.most_read]
+    cut = crops(bgr, cands)  # cut once: the reference's comparison and the face reader use the same
     if ref is not None:
-        cands = [c for c in cands if not _like_reference(bgr, ref, c, p)]
+        kept = np.array([not _like_reference(piece, ref, c, p) for piece, c in zip(cut, cands)], bool)
+        cands, cut = [c for c, k in zip(cands, kept) if k], cut[kept]
     reads = []
-    for c, pr in zip(cands, models.faces.probabilities(bgr, cands)):
+    for c, pr in zip(cands, models.faces.crop_probabilities(cut)):
         die_like = max(1.0 - float(pr[NOT_A_FACE]), 1e-9)
         v = int(np.argmax(pr[1:COCKED])) + 1
         reads.append(Weighed(c, models.gate.die(c.score, die_like), v, float(pr[v]) / die_like,
@@ -178,8 +180,9 @@ def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p:
     return reads
 
 
-def _like_reference(bgr: np.ndarray, ref: np.ndarray, c: Candidate, p: ReaderParams) -> bool:
-    a = crop(bgr, c.center, c.size).astype(np.int16)
+def _like_reference(piece: np.ndarray, ref: np.ndarray, c: Candidate, p: ReaderParams) -> bool:
+    """Whether the frame's crop ``piece`` of candidate ``c`` looks like the empty tray there."""
+    a = piece.astype(np.int16)
     b = crop(ref, c.center, c.size).astype(np.int16)
     return float(np.abs(a - b).mean()) < p.same_as_reference
 
