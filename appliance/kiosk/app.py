@@ -170,6 +170,7 @@ class App:
         self.message = ""
         self.message_until = 0.0
         self.focus = -1
+        self._focus_on: tuple = ()  # (screen, enabled choice ids) when the focus was last moved
         self.quit = False
         self._ended_sessions: list[Session] = []  # without a store: the evening's ended games
         # The dice count the camera was last told (hooks.expect), None before any. It is kept while
@@ -196,7 +197,7 @@ class App:
     def view(self) -> View:
         """What to draw now: the screen on top, the announcement, the message line, the focus."""
         view = views.finish(self.current.view(), self.banner.worded() if self.banner is not None else None,
-                            self.message, self.focus)
+                            self.message, self._focus())
         return in_language(view, (*self.setup.seats, *(self.session.players if self.session is not None else ())))
 
     # -- starting -----------------------------------------------------------------------------------
@@ -610,8 +611,14 @@ class App:
         return self.camera is not None and not getattr(self.camera, "gives_no_picture", False)
 
     def taught_throws(self) -> int:
-        """How many taught throws the store keeps (0 without a store)."""
-        return self.store.count_examples()[0] if self.store is not None else 0
+        """How many taught throws the store keeps (0 without a store, or one that cannot say: logged)."""
+        if self.store is None:
+            return 0
+        try:
+            return self.store.count_examples()[0]
+        except Exception:
+            log.exception("the taught dice could not be counted")
+            return 0
 
     def forget_dice(self) -> None:
         """Remove the taught dice from the store and the reader (the menu's "forget these dice",
@@ -658,15 +665,23 @@ class App:
         if (self.screen, self._enabled_ids()) != before:
             self._key_changed_at = now
 
+    def _focus(self) -> int:
+        """The keyboard's focus, or -1 once the choices changed under it since it was moved (a
+        throw settled, a question came): Enter then presses nothing it was not aimed at."""
+        if self.focus >= 0 and (self.screen, self._enabled_ids()) != self._focus_on:
+            self.focus = -1
+        return self.focus
+
     def _move(self, step: int) -> None:
-        n = len(self._enabled_ids())
-        if n:
-            self.focus = (self.focus + step) % n if self.focus >= 0 else (0 if step > 0 else n - 1)
+        focus, enabled = self._focus(), self._enabled_ids()
+        if enabled:
+            self.focus = (focus + step) % len(enabled) if focus >= 0 else (0 if step > 0 else len(enabled) - 1)
+            self._focus_on = (self.screen, enabled)
 
     def _activate(self) -> None:
-        enabled = self._enabled_ids()
-        if 0 <= self.focus < len(enabled):
-            self.press(enabled[self.focus])
+        enabled, focus = self._enabled_ids(), self._focus()
+        if 0 <= focus < len(enabled):
+            self.press(enabled[focus])
         elif self.screen == "names":
             self.names.on_named("")
         elif self.screen == "hand":  # the dice typed as digits, then Enter: OK (it has no digit)

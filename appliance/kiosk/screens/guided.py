@@ -102,10 +102,12 @@ class GuidedScreen(Screen):
         if step == "tray":
             self._look_due = True
             self.look(quiet=True)
+        elif self.app.camera is None:  # every step says so; what was kept stays (read as the camera's config)
+            pass
         elif step == "exposure" and self.progress.results.get(step) == "locked":
             self._show_locked()  # locked before a pulled plug: shown as locked, not asked again
         elif step == "reference" and self.progress.results.get(step) == "taken":
-            self.taken = guided.reference(self.app.store) is not None
+            self.taken = self._reference_fits()
         elif step == "teach" and self.taught() >= guided.TEACH_THROWS:
             self.finish("")  # the plug was pulled before the table learned from them: it learns now
 
@@ -151,8 +153,9 @@ class GuidedScreen(Screen):
         return guided_view.view(self)
 
     def skip(self, _arg: str) -> None:
-        """Skip the step: what is in force stays."""
-        self.progress.results[self.progress.step] = "skipped"
+        """Skip the step: what is in force stays, and so does what the step kept before ("Previous
+        step" back to it: its result is not "skipped" over what it kept)."""
+        self.progress.results.setdefault(self.progress.step, "skipped")
         self._next()
 
     def later(self, _arg: str) -> None:
@@ -245,6 +248,17 @@ class GuidedScreen(Screen):
             values = None
         if values:
             self.light, self.light_values = "locked", values
+
+    def _reference_fits(self) -> bool:
+        """Whether the kept empty tray is one the reader can use: of the camera's frame size (the
+        reader ignores another; unknown before the camera's first frame)."""
+        try:
+            kept = guided.reference(self.app.store)
+        except Exception:
+            log.exception("the setup's empty tray could not be read")
+            return False
+        frame = self._frame(quiet=True)
+        return kept is not None and (frame is None or frame.shape[:2] == kept.shape[:2])
 
     def _light_failed(self, exc: BaseException) -> None:
         log.warning("guided setup: the light could not be locked: %s", exc)

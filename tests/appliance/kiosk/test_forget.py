@@ -86,3 +86,16 @@ def test_without_taught_dice_the_menu_offers_no_forgetting(tmp_path):
         assert app.start_game()
         app.choose("menu")
         assert "forget" not in [c.id for c in app.view().choices]
+
+
+def test_a_store_that_cannot_count_its_taught_dice_leaves_the_menu_drawn(tmp_path):
+    clock = [0.0]
+    app = app_with_taught_dice(tmp_path, clock)
+
+    def broken(*_args, **_kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    app.store.count_examples = broken
+    assert app.taught_throws() == 0
+    assert "forget" not in [c.id for c in app.view().choices]
+    app.store.close()

@@ -388,3 +388,54 @@ def test_previous_step_goes_back_with_what_the_step_kept_shown_kept(guided_table
     assert app.guided.progress.step == "teach" and "previous" in ids(app)
     app.choose("previous")
     assert app.guided.progress.step == "reference" and "picture" in ids(app)
+
+
+def _locked_then_unplugged(tmp_path, make_camera, stamp: str):
+    """A light locked in the setup under the camera config ``stamp``; the plug pulled before Next."""
+    with Store.open(tmp_path) as store:
+        now = [0.0]
+        app = App(store=store, camera=make_camera(), clock=lambda: now[0])
+        app.now = now
+        app.guided.configure(tray_area=None, reference=None, tray_stamp=guided.tray_stamp(None, (640, 480)),
+                             camera_stamp=stamp)
+        app.open_guided(resume=True)
+        app.choose("confirm")
+        app.choose("lock")
+        settle_light(app)
+        assert app.guided.light == "locked"
+
+
+def test_a_restart_without_a_camera_keeps_the_light_lock_for_when_it_is_back(tmp_path, make_camera):
+    stamp = guided.camera_stamp("picamera", (640, 480), None)
+    _locked_then_unplugged(tmp_path, make_camera, stamp)
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=None)  # the camera did not open (the kiosk configures nothing then)
+        app.open_guided(resume=True)
+        assert app.view().prompt == "No camera: this step needs one"
+        assert guided.exposure(store, stamp) is not None
+
+
+def test_a_kept_empty_tray_of_another_frame_size_is_asked_again_after_a_restart(tmp_path, make_camera):
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=make_camera())
+        app.open_guided(resume=True)
+        for choice in ("confirm", "skip", "picture"):
+            app.choose(choice)
+        assert app.guided.taken
+    with Store.open(tmp_path) as store:
+        camera = make_camera()
+        camera.frame = np.zeros((720, 1280, 3), np.uint8)  # the camera now gives 1280x720
+        app = App(store=store, camera=camera)
+        app.open_guided(resume=True)
+        assert app.guided.progress.step == "reference" and not app.guided.taken
+        assert "picture" in ids(app)
+
+
+def test_skipping_a_step_gone_back_to_keeps_what_it_kept(guided_table):
+    app, _camera, store = guided_table
+    app.open_guided()
+    app.choose("confirm")
+    app.choose("previous")
+    app.choose("skip")  # the tray confirmed before stays in force: it is not recorded "skipped"
+    assert app.guided.progress.results["tray"] == "confirmed"
+    assert json.loads(store.setting(guided.TRAY))["area"]

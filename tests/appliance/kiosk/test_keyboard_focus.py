@@ -66,3 +66,21 @@ def test_a_digit_pressed_twice_undoes_and_does_not_press_the_games_first_button(
     now[0] += KEY_GUARD_S
     key(app, "select", 1)  # a considered press
     assert len(app.session.history) == 2
+
+
+def test_choices_changed_by_the_camera_take_the_focus_along(guided_table):
+    """The focus on the guided setup's "Previous step"; a throw settles and the choices become
+    Right / Correct it / Not this throw / Leave the setup: Enter leaves nothing."""
+    app, camera, _store = guided_table
+    app.open_guided()
+    for _step in ("tray", "exposure", "reference"):
+        app.choose("skip")
+    ids = [c.id for c in app.choices() if c.style != "disabled"]
+    for _ in range(ids.index("previous") + 1):
+        key(app, "move", 1)
+    assert app.view().focus == ids.index("previous")
+    app.on_reading(camera.throw((1, 2, 3, 4, 5), seed=0))
+    assert "right" in [c.id for c in app.choices()]
+    assert app.view().focus == -1
+    key(app, "activate")
+    assert app.screen == "guided" and app.guided.progress.step == "teach" and app.guided.pending is not None
