@@ -143,6 +143,8 @@ def _teach(screen, out: View) -> None:
         out.title_key = "teach-decided" if screen.decision else "teach-fitting"
         out.prompt = screen.decision or _("The table learns your dice…")
         out.choices = [Choice("done", _("Done"), style="primary")] if screen.decision else []
+        if screen.decision and screen.contradicted and screen.app.taught_throws():
+            out.choices.append(Choice("forget", _("Forget these dice"), style="danger"))  # asked first
         return
     taught = screen.taught()
     out.info = _("{taught} of {count} throws taught").format(taught=taught, count=guided.TEACH_THROWS)
@@ -178,7 +180,7 @@ def decision(fitted, taught: int) -> str:
     if fitted.contradicted[0]:  # the held-aside figures score against those values: they say nothing
         wrong, dice = fitted.contradicted
         return _("The values taught disagree with {wrong} of {dice} dice the table reads surely. Check them, "
-                 "or choose \"Forget these dice\" in the menu. The table reads as shipped.").format(
+                 "or forget these dice. The table reads as shipped.").format(
             wrong=wrong, dice=dice)
     right = dict(count=count, adapted=fitted.adapted[0], shipped=fitted.shipped[0])
     if fitted.adaptation is not None and fitted.adaptation.die_at is not None:

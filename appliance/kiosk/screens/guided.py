@@ -43,7 +43,8 @@ class GuidedScreen(Screen):
     "settling" | "locking" | "locked" | "failed"), light_values what was locked, light_problem why it
     failed (words); taken: the empty tray was taken; pending: (frame, reading) of a settled throw
     awaiting its confirmation; dice: how many dice the players throw; fitting, decision: the
-    adaptation being fitted, and what came of it (words)."""
+    adaptation being fitted, and what came of it (words); contradicted: the taught values contradict
+    the shipped model's sure readings (the screen offers to forget them)."""
 
     name = "guided"
 
@@ -69,6 +70,7 @@ class GuidedScreen(Screen):
         self.taken = False
         self.pending = None
         self.fitting, self.decision = "", ""
+        self.contradicted = False  # the taught values contradict sure readings: "Forget these dice" offered
 
     def configure(self, *, tray_area, reference, tray_stamp: list, camera_stamp: str) -> None:
         """What the camera reads with (tray area, reference) and what of the config a confirmed
@@ -134,7 +136,7 @@ class GuidedScreen(Screen):
         own = {"confirm": self.confirm, "look": lambda _arg: self.look(), "lock": self.lock, "next": self.next,
                "picture": self.picture, "dicecount": self.next_count, "right": self.right, "fixthrow": self.fix,
                "again": self.again, "finish": self.finish, "skip": self.skip, "later": self.later,
-               "previous": self.previous,
+               "previous": self.previous, "forget": lambda _arg: self.app.confirm.ask("forget"),
                "done": lambda _arg: self._leave()}
         return {verb: self._afresh(fn) for verb, fn in own.items()}
 
@@ -378,6 +380,7 @@ class GuidedScreen(Screen):
         self.progress.results["teach"] = "taught"
         self._save()
         self.fitting, self.decision = "", guided_view.decision(fitted, self.taught())
+        self.contradicted = bool(fitted.contradicted[0])
 
     # -- every frame --------------------------------------------------------------------------------
 

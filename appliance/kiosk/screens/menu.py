@@ -53,8 +53,8 @@ class MenuScreen(Dialog):
 class ConfirmScreen(Screen):
     """"Are you sure?" before what cannot be taken back: ending a game that is still on (the menu's
     "End this game" and "End the evening"), a new evening (the evening's counts start again) and
-    forgetting the dice taught at this table (the menu's "Forget these dice", which then shows
-    again without them). Back (Esc, or the first choice) returns to the screen it was asked from."""
+    forgetting the dice taught at this table (the menu's "Forget these dice", or the guided
+    setup's when the values taught contradict the table's sure readings). Back (Esc, or the first choice) returns to the screen it was asked from."""
 
     name = "confirm"
 

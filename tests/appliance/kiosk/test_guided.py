@@ -219,8 +219,21 @@ def test_taught_values_that_contradict_sure_readings_are_named_as_the_cause():
     from vision.adapt import Fitted
 
     said = guided_view.decision(Fitted(None, "", (0, 0, 0), (0, 0, 0), 6, contradicted=(30, 30)), 6)
-    assert said.startswith("The values taught disagree with 30 of 30 dice") and "Forget these dice" in said
+    assert said.startswith("The values taught disagree with 30 of 30 dice") and "forget these dice" in said
     assert "0 of 6" not in said  # held-aside figures scored against those very values say nothing
+
+
+def test_taught_values_that_contradict_can_be_forgotten_from_the_setup_after_a_question(guided_table):
+    app, _camera, store = guided_table
+    to_teach(app)
+    store.add_throws([(np.zeros((2, 32, 32, 3), np.uint8), [4, 5])] * 3, "teach")
+    app.guided.decision, app.guided.contradicted = "The values taught disagree ...", True
+    assert ids(app) == ["done", "forget"]
+    app.choose("forget")
+    assert app.screen == "confirm" and app.taught_throws() == 3
+    app.now[0] += 2.0
+    app.press("yes")
+    assert app.screen == "guided" and app.taught_throws() == 0 and ids(app) == ["done"]
 
 
 def test_a_frame_without_a_tray_says_why_and_offers_no_confirmation(guided_table):

@@ -82,6 +82,7 @@ def tour(app, camera, show) -> None:
     show("teach-fitting")
     app.guided.fitting = ""
     heads = Adaptation.identity(8)
+    app.store.add_throws([(np.zeros((2, 32, 32, 3), np.uint8), [4, 5])], "teach")  # something to forget
     for name, fitted, taught in (("used", Fitted(heads, "", (4, 20, 0), (6, 29, 0), 6), 6),
                                  ("counted", Fitted(replace(heads, die_at=0.45, doubt_at=0.35), "", (6, 30, 0),
                                                     (6, 30, 0), 6, 0.1, (6, 2, 6)), 6),
@@ -89,6 +90,7 @@ def tour(app, camera, show) -> None:
                                  ("contradicted", Fitted(None, "", (0, 0, 0), (0, 0, 0), 6, contradicted=(30, 30)), 6),
                                  ("too-few", Fitted(None, ""), 3)):
         app.guided.decision = guided_view.decision(fitted, taught)
+        app.guided.contradicted = bool(fitted.contradicted[0])  # with "Forget these dice" beside Done
         show(f"teach-decided-{name}")
     app.choose("done")
     show("setup")
