@@ -93,6 +93,7 @@ def _light(screen, out: View) -> None:
         out.prompt = screen.light_problem
         out.choices = [Choice("lock", _("Try again")), Choice("skip", _("Skip this step"), style="primary")]
     else:
+        out.info = _("Now: locked by an earlier setup") if screen.kept_light else _("Now: the camera adjusts itself")
         out.prompt = _("Leave the tray empty under the usual light, then lock the camera's light")
         out.choices = [Choice("lock", _("Lock the light"), style="primary"), _skip()]
 
@@ -132,6 +133,7 @@ def _reference(screen, out: View) -> None:
         out.prompt = _("The empty tray is kept: the reader tells tray from dice by it")
         out.choices = [Choice("next", _("Next"), style="primary"), Choice("picture", _("Take it again"))]
     else:
+        out.info = _("Now: an empty tray kept earlier") if screen.kept_reference else _("Now: no empty tray")
         out.prompt = _("Keep the tray empty and hands away, then take its picture")
         out.choices = [Choice("picture", _("Take the picture"), style="primary"), _skip()]
 

@@ -71,6 +71,7 @@ class GuidedScreen(Screen):
         self.pending = None
         self.fitting, self.decision = "", ""
         self.contradicted = False  # the taught values contradict sure readings: "Forget these dice" offered
+        self.kept_light = self.kept_reference = False  # an earlier setup's, in force (the step's "Now:" line)
 
     def configure(self, *, tray_area, reference, tray_stamp: list, camera_stamp: str) -> None:
         """What the camera reads with (tray area, reference) and what of the config a confirmed
@@ -106,10 +107,13 @@ class GuidedScreen(Screen):
             self.look(quiet=True)
         elif self.app.camera is None:  # every step says so; what was kept stays (read as the camera's config)
             pass
-        elif step == "exposure" and self.progress.results.get(step) == "locked":
-            self._show_locked()  # locked before a pulled plug: shown as locked, not asked again
-        elif step == "reference" and self.progress.results.get(step) == "taken":
-            self.taken = self._reference_fits()
+        elif step == "exposure":
+            self.kept_light = self._kept_light() is not None
+            if self.progress.results.get(step) == "locked":
+                self._show_locked()  # locked before a pulled plug: shown as locked, not asked again
+        elif step == "reference":
+            self.kept_reference = self._reference_fits()
+            self.taken = self.kept_reference and self.progress.results.get(step) == "taken"
         elif step == "teach" and self.taught() >= guided.TEACH_THROWS:
             self.finish("")  # the plug was pulled before the table learned from them: it learns now
 
@@ -240,14 +244,17 @@ class GuidedScreen(Screen):
                 self.progress.results.pop("exposure")
                 self.light = ""
 
-    def _show_locked(self) -> None:
-        """The light lock this setup kept (``appliance.guided.exposure``), shown as locked; asked
-        again if the store no longer holds it."""
+    def _kept_light(self) -> dict | None:
+        """The light lock kept for this camera (``appliance.guided.exposure``), or None."""
         try:
-            values = guided.exposure(self.app.store, self.camera_stamp)
+            return guided.exposure(self.app.store, self.camera_stamp)
         except Exception:
             log.exception("the setup's light lock could not be read")
-            values = None
+            return None
+
+    def _show_locked(self) -> None:
+        """The light lock this setup kept, shown as locked; asked again if the store no longer holds it."""
+        values = self._kept_light()
         if values:
             self.light, self.light_values = "locked", values
 

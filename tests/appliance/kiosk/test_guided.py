@@ -452,3 +452,22 @@ def test_skipping_a_step_gone_back_to_keeps_what_it_kept(guided_table):
     app.choose("skip")  # the tray confirmed before stays in force: it is not recorded "skipped"
     assert app.guided.progress.results["tray"] == "confirmed"
     assert json.loads(store.setting(guided.TRAY))["area"]
+
+
+def test_the_setup_opened_again_says_what_an_earlier_one_kept(guided_table):
+    app, _camera, _store = guided_table
+    app.open_guided()
+    app.choose("confirm")
+    assert app.view().info == "Now: the camera adjusts itself"
+    app.choose("lock")
+    settle_light(app)
+    app.choose("next")
+    assert app.view().info == "Now: no empty tray"
+    app.choose("picture")
+    app.choose("next")
+    app.choose("later")
+    app.open_guided()  # from the menu: from its first step again
+    app.choose("confirm")
+    assert app.guided.light == "" and app.view().info == "Now: locked by an earlier setup"
+    app.choose("skip")
+    assert not app.guided.taken and app.view().info == "Now: an empty tray kept earlier"
