@@ -21,6 +21,13 @@ def app_with_taught_dice(tmp_path, clock):
     return app
 
 
+def failing(error: str):
+    """A store method that fails as SQLite does with ``error``."""
+    def fail(*_args, **_kwargs):
+        raise sqlite3.OperationalError(error)
+    return fail
+
+
 def test_forget_asks_first_and_yes_forgets_the_dice_back_on_the_menu(tmp_path):
     clock = [0.0]
     app = app_with_taught_dice(tmp_path, clock)
@@ -67,10 +74,7 @@ def test_a_store_that_cannot_forget_says_so_and_keeps_the_dice(tmp_path):
     clock = [0.0]
     app = app_with_taught_dice(tmp_path, clock)
 
-    def broken(*_args, **_kwargs):
-        raise sqlite3.OperationalError("attempt to write a readonly database")
-
-    app.store.forget_examples = broken
+    app.store.forget_examples = failing("attempt to write a readonly database")
     app.press("forget")
     clock[0] += 2.0
     app.press("yes")
@@ -92,10 +96,7 @@ def test_a_store_that_cannot_count_its_taught_dice_leaves_the_menu_drawn(tmp_pat
     clock = [0.0]
     app = app_with_taught_dice(tmp_path, clock)
 
-    def broken(*_args, **_kwargs):
-        raise sqlite3.OperationalError("disk I/O error")
-
-    app.store.count_examples = broken
+    app.store.count_examples = failing("disk I/O error")
     assert app.taught_throws() == 0
     assert "forget" not in [c.id for c in app.view().choices]
     app.store.close()
