@@ -51,8 +51,8 @@ LANGUAGE_KEY, LANGUAGE_CONFIG_KEY = "language", "language_config"
 # The store's setting of the drink cap chosen in the menu, and the caps the button offers after "off".
 CAP_KEY = "drink_cap"
 DRINK_CAPS = (2, 4, 6, 8, 10, 15, 20)
-# s: a question's "yes" (end the game, a new evening, forget the dice) pressed sooner than this after it showed was
-# meant for the menu under it: a double tap, a digit pressed twice.
+# s: a question's "yes" (end the game, a new evening, forget the dice) pressed sooner than this after
+# it showed was meant for the menu under it: a double tap, a digit pressed twice.
 CONFIRM_PAUSE_S = 1.0
 # s: a key (digit, Enter) pressed this soon after a key press that changed the choices on screen was
 # aimed at the screen before (a key pressed twice: the menu's "1 Undo", then the game's "1 Reveal").
@@ -426,7 +426,7 @@ class App:
 
     def choose(self, cid: str) -> None:
         """A choice was pressed (tap, digit, Enter on the focused one): the screen on top does it.
-        The keyboard's focus goes when the choices change (it would land on another one)."""
+        The keyboard's focus goes when the choices change (it would land on another one: ``_focus``)."""
         verb, _sep, arg = cid.partition(":")
         handler = {"back": lambda _arg: self.back(), "dismiss": lambda _arg: self.dismiss_banner(),
                    "hush": lambda _arg: self.hush(),
@@ -435,10 +435,8 @@ class App:
             log.warning("no handler for choice %r on the %s screen", cid, self.screen)
             return
         self.message = ""
-        before = self._enabled_ids()
         handler(arg)
-        if self._enabled_ids() != before:
-            self.focus = -1
+        self._focus()
         self._expect()
 
     def _enabled_ids(self) -> list[str]:

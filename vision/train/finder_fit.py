@@ -88,14 +88,10 @@ def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batc
 def export(net: torch.nn.Module, path, canvas=CANVAS) -> None:
     """The finder as ONNX with free input height and width (``cv2.dnn`` reads it), its decoder
     rewritten to the same function at less cost (``vision.train.graph``)."""
-    import onnx
-
-    from vision.train.graph import commute_upsampling
+    from vision.train.graph import rewrite
 
     x = torch.zeros(1, 3, canvas[1], canvas[0])
     torch.onnx.export(net.eval(), (x,), str(path), dynamo=False, input_names=["image"], output_names=["maps"],
                       dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "cols"}},
                       opset_version=13)
-    model = onnx.load(str(path))
-    commute_upsampling(model)
-    onnx.save(model, str(path))
+    rewrite(path)

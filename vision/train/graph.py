@@ -88,15 +88,22 @@ def commute_upsampling(model: onnx.ModelProto) -> int:
     return sum(1 for r in rewrites.values() if r)
 
 
+def rewrite(path) -> int:
+    """``commute_upsampling`` on the .onnx file ``path``, saved in place when anything was rewritten;
+    returns how many up steps were."""
+    model = onnx.load(str(path))
+    n = commute_upsampling(model)
+    if n:
+        onnx.save(model, str(path))
+    return n
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train.graph", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="finder .onnx files, rewritten in place")
     args = parser.parse_args(argv)
     for path in args.paths:
-        model = onnx.load(path)
-        n = commute_upsampling(model)
-        if n:
-            onnx.save(model, path)
+        n = rewrite(path)
         print(f"{path}: {n} up steps rewritten" if n else f"{path}: nothing to rewrite")
     return 0
 

@@ -108,9 +108,10 @@ class GuidedScreen(Screen):
         elif self.app.camera is None:  # every step says so; what was kept stays (read as the camera's config)
             pass
         elif step == "exposure":
-            self.kept_light = self._kept_light() is not None
-            if self.progress.results.get(step) == "locked":
-                self._show_locked()  # locked before a pulled plug: shown as locked, not asked again
+            kept = self._kept_light()
+            self.kept_light = kept is not None
+            if kept and self.progress.results.get(step) == "locked":  # before a pulled plug: not asked again
+                self.light, self.light_values = "locked", kept
         elif step == "reference":
             self.kept_reference = self._reference_fits()
             self.taken = self.kept_reference and self.progress.results.get(step) == "taken"
@@ -251,12 +252,6 @@ class GuidedScreen(Screen):
         except Exception:
             log.exception("the setup's light lock could not be read")
             return None
-
-    def _show_locked(self) -> None:
-        """The light lock this setup kept, shown as locked; asked again if the store no longer holds it."""
-        values = self._kept_light()
-        if values:
-            self.light, self.light_values = "locked", values
 
     def _reference_fits(self) -> bool:
         """Whether the kept empty tray is one the reader can use: of the camera's frame size (the

@@ -54,7 +54,8 @@ class ConfirmScreen(Screen):
     """"Are you sure?" before what cannot be taken back: ending a game that is still on (the menu's
     "End this game" and "End the evening"), a new evening (the evening's counts start again) and
     forgetting the dice taught at this table (the menu's "Forget these dice", or the guided
-    setup's when the values taught contradict the table's sure readings). Back (Esc, or the first choice) returns to the screen it was asked from."""
+    setup's when the values taught contradict the table's sure readings). Back (Esc, or the first
+    choice) returns to the screen it was asked from."""
 
     name = "confirm"
 
