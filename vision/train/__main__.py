@@ -122,6 +122,8 @@ def parse(argv) -> argparse.Namespace:
                         help="trained face readers (face.onnx) the new one also learns from: their mean logits")
     parser.add_argument("--label-smoothing", type=float, default=0.0, metavar="SHARE",
                         help="the face reader's label smoothing (0: none)")
+    parser.add_argument("--mixup", type=float, default=0.0, metavar="ALPHA",
+                        help="the face reader's mixup: crops blended with Beta(ALPHA, ALPHA) weights (0: none)")
     parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
     parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
                         help="leave a photo source out of training (to measure a source never seen)")
@@ -172,7 +174,8 @@ def _train_face(args, finder, items, log, report):
     log(f"{len(specs)} face crops to draw from, classes {np.bincount([s[4] for s in specs]).tolist()}")
     weights = _face_weights(items, specs, args.synthetic_share, np.array(hardness))
     return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed,
-                          widths=args.face_widths, teachers=teachers, label_smoothing=args.label_smoothing, log=log)
+                          widths=args.face_widths, teachers=teachers, label_smoothing=args.label_smoothing,
+                          mixup=args.mixup, log=log)
 
 
 def _calibrate(args, finder, face, calib, log, report: dict):

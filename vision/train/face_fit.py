@@ -47,15 +47,35 @@ def distillation_loss(out: torch.Tensor, y: torch.Tensor, teacher: torch.Tensor)
     return (1 - DISTIL_SHARE) * torch.nn.functional.cross_entropy(out, y) + DISTIL_SHARE * soft
 
 
+def mixed(x: torch.Tensor, y: torch.Tensor, alpha: float, rng: np.random.Generator):
+    """Mixup (Zhang et al. 2018): the batch blended with itself in another order, one weight ``lam``
+    ~ Beta(alpha, alpha) for all. x: (N, 3, S, S) float32 crops, y: (N,) int64 classes. Returns
+    (blended x, y, the other crops' y, lam); the loss is lam of the first labels' and 1 - lam of the
+    others' (``mixed_loss``). A blend of two faces is no face surely: taught so, the reader's
+    answers on a die unlike its training dice are meant to be less sure (Thulasidasan et al. 2019)."""
+    lam = float(rng.beta(alpha, alpha))
+    order = torch.from_numpy(rng.permutation(len(y)))
+    return lam * x + (1 - lam) * x[order], y, y[order], lam
+
+
+def mixed_loss(loss_fn, out: torch.Tensor, ya: torch.Tensor, yb: torch.Tensor, lam: float) -> torch.Tensor:
+    """``loss_fn`` of a blended batch (``mixed``): lam of it against ``ya``, the rest against ``yb``."""
+    return lam * loss_fn(out, ya) + (1 - lam) * loss_fn(out, yb)
+
+
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
-          label_smoothing: float = 0.0, log=print) -> FaceNet:
+          label_smoothing: float = 0.0, mixup: float = 0.0, log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
     ones. ``label_smoothing``: the share of each label spread over all classes (Szegedy et al.
-    2016), against answers surer than the crops allow. Returns it in eval mode."""
+    2016), against answers surer than the crops allow. ``mixup``: alpha of ``mixed``'s blending (0:
+    none; not with teachers). Returns it in eval mode. Raises ValueError for mixup with teachers."""
+    if mixup and teachers:
+        raise ValueError("mixup and teachers do not go together: the teachers never saw blended crops")
     torch.manual_seed(seed)
+    mix_rng = np.random.default_rng([seed, 11])
     net = FaceNet(widths) if widths else FaceNet()
     data = Crops(items, specs, weights, per_epoch, seed)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1)
@@ -68,8 +88,13 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
         net.train()
         t0, total, right, n = time.time(), 0.0, 0, 0
         for x, y in loader:
+            if mixup:
+                x, y, other, lam = mixed(x, y, mixup, mix_rng)
             out = net(x)
-            if teachers:
+            if mixup:
+                loss = mixed_loss(loss_fn, out, y, other, lam)
+                y = y if lam >= 0.5 else other  # the accuracy below: against the larger share
+            elif teachers:
                 taught = np.mean([t.run(x.numpy(), ["logits"])[0] for t in teachers], axis=0)
                 loss = distillation_loss(out, y, torch.from_numpy(taught))
             else:
