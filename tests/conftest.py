@@ -34,6 +34,17 @@ def mock_pins():
     Device.pin_factory = None
 
 
+@pytest.fixture(autouse=True)
+def english():
+    """Every test starts and ends with the kiosk in English (its source language): a test that
+    switches the language must not change what the next one reads, whichever tests ran before."""
+    from appliance import i18n
+
+    i18n.set_language(i18n.SOURCE_LANGUAGE)
+    yield
+    i18n.set_language(i18n.SOURCE_LANGUAGE)
+
+
 @pytest.fixture
 def photos_dir() -> Path:
     """The real labelled photos, ../shared/dice-photos beside the repository (skips if missing)."""

@@ -28,12 +28,6 @@ FORM_ORDER = {
 }
 
 
-@pytest.fixture(autouse=True)
-def english_after():
-    yield
-    i18n.set_language("en")
-
-
 def plural_forms_header(lang: str) -> str:
     text = i18n.catalog_path(lang).read_text("utf-8")
     header = re.search(r'"Plural-Forms: (.*?)\\n"\n', text, re.S).group(1)

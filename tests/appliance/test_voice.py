@@ -47,13 +47,6 @@ class FakeAudio:
         return True
 
 
-@pytest.fixture(autouse=True)
-def english():
-    i18n.set_language("en")
-    yield
-    i18n.set_language("en")
-
-
 def make_voice(fake: FakeAudio, **kw) -> Voice:
     return Voice(synthesize=fake.synthesize, play=fake.play, **kw)
 

@@ -20,12 +20,6 @@ KINDS = FAULT_KINDS + ("closed",)  # "closed": SourceClosed, a camera the kiosk 
 DETAIL = "camera 0: no camera at device 0 (/dev/video0); retrying in 2.0 s"
 
 
-@pytest.fixture(autouse=True)
-def english_after():
-    yield
-    i18n.set_language("en")
-
-
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_each_camera_fault_kind_has_its_own_translated_status(lang):
     i18n.set_language(lang)

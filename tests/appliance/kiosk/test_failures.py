@@ -20,12 +20,6 @@ from appliance.store import FILENAME, Store
 NAMES = {"Mäxle", "Yacht", "Biscuit", "Esc", "Ann", "Bo", "Cy"}
 
 
-@pytest.fixture(autouse=True)
-def english_after():
-    yield
-    i18n.set_language("en")
-
-
 def in_every_language(provoke) -> dict[str, str]:
     """``provoke(lang)`` run with each language active; what it returns (the kiosk's text) by language."""
     said = {}

@@ -9,23 +9,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
-
-import pytest
 
 from appliance import i18n
 from appliance.kiosk.app import App, start_language
 from appliance.store import Store
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture(autouse=True)
-def english_after():
-    i18n.set_language("en")
-    yield
-    i18n.set_language("en")
 
 
 def press_language(app: App) -> None:

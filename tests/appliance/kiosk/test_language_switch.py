@@ -23,13 +23,6 @@ def reading(*values: int) -> DiceReading:
     return DiceReading("ok", tuple(Die(v, (40.0 * i + 20, 20.0), (40 * i, 0, 36, 36)) for i, v in enumerate(values)))
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    i18n.set_language("en")
-    yield
-    i18n.set_language("en")
-
-
 def switch_to(app: App, lang: str) -> None:
     """The language button until ``lang`` is on."""
     for _ in i18n.LANGUAGES:

@@ -62,12 +62,6 @@ def choices_under(table: Table) -> list[str]:
     return [cid for r, cid in table.kiosk.hits if cid not in ("hush", "dismiss") and r.colliderect(message)]
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    yield
-    i18n.set_language("en")
-
-
 def test_a_tap_on_the_message_line_hides_it_and_presses_nothing():
     """The report's case: REVEAL pressed before anyone announced; the table taps the message that
     says so. No announcement is made (the Mäxle button is not pressed), the message goes."""

@@ -12,12 +12,6 @@ from appliance.kiosk.app import App
 from appliance.kiosk.seat_names import default_name
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    yield
-    i18n.set_language("en")
-
-
 def keys(app: App) -> list[str]:
     """The letters the keyboard offers now."""
     return [c.id.partition(":")[2] for c in app.view().choices if c.id.startswith("key:")]

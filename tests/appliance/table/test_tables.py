@@ -11,13 +11,6 @@ from appliance.table import TABLES, find_table, game_name, kinds
 from appliance.table.events import EnglishExporter, announcements, describe, english, walk
 
 
-@pytest.fixture(autouse=True)
-def english_texts():
-    i18n.set_language("en")
-    yield
-    i18n.set_language("en")
-
-
 def test_the_tables_are_the_engines_games_in_one_list():
     assert kinds() == tuple(GAMES)
     assert [table.engine for table in TABLES] == list(GAMES.values())
