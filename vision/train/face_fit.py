@@ -50,12 +50,12 @@ def distillation_loss(out: torch.Tensor, y: torch.Tensor, teacher: torch.Tensor)
 def mixed(x: torch.Tensor, y: torch.Tensor, alpha: float, rng: np.random.Generator):
     """Mixup (Zhang et al. 2018): the batch blended with itself in another order, one weight ``lam``
     ~ Beta(alpha, alpha) for all. x: (N, 3, S, S) float32 crops, y: (N,) int64 classes. Returns
-    (blended x, y, the other crops' y, lam); the loss is lam of the first labels' and 1 - lam of the
-    others' (``mixed_loss``). A blend of two faces is no face surely: taught so, the reader's
+    (blended x, the classes of the crops blended in, lam); the loss is lam of ``y``'s and 1 - lam of
+    the others' (``mixed_loss``). A blend of two faces is no face surely: taught so, the reader's
     answers on a die unlike its training dice are meant to be less sure (Thulasidasan et al. 2019)."""
     lam = float(rng.beta(alpha, alpha))
     order = torch.from_numpy(rng.permutation(len(y)))
-    return lam * x + (1 - lam) * x[order], y, y[order], lam
+    return lam * x + (1 - lam) * x[order], y[order], lam
 
 
 def mixed_loss(loss_fn, out: torch.Tensor, ya: torch.Tensor, yb: torch.Tensor, lam: float) -> torch.Tensor:
@@ -89,7 +89,7 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
         t0, total, right, n = time.time(), 0.0, 0, 0
         for x, y in loader:
             if mixup:
-                x, y, other, lam = mixed(x, y, mixup, mix_rng)
+                x, other, lam = mixed(x, y, mixup, mix_rng)
             out = net(x)
             if mixup:
                 loss = mixed_loss(loss_fn, out, y, other, lam)
