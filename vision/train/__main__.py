@@ -133,7 +133,13 @@ def parse(argv) -> argparse.Namespace:
                         help="train the finder alone (then train the face reader on it with --finder)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--report", type=Path, help="write the run's figures as JSON here")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    # Refused here, not an hour later when the face reader's training starts.
+    if args.mixup < 0:
+        parser.error(f"--mixup: alpha is 0 (none) or more, not {args.mixup}")
+    if args.mixup and args.teacher:
+        parser.error("--mixup and --teacher do not go together: the teachers never saw blended crops")
+    return args
 
 
 def _finder(args, items, log):

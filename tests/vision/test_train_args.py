@@ -1,0 +1,23 @@
+"""``python -m vision.train``'s arguments: a combination that cannot train is refused at once, before
+the scenes are drawn and the finder's finds mined (no torch needed to check)."""
+
+import pytest
+
+from vision.train.__main__ import parse
+
+
+def test_mixup_with_teachers_is_refused_at_once(capsys):
+    with pytest.raises(SystemExit) as stop:
+        parse(["--mixup", "0.2", "--teacher", "face.onnx"])
+    assert stop.value.code == 2 and "--mixup and --teacher do not go together" in capsys.readouterr().err
+
+
+def test_a_negative_mixup_is_refused_at_once(capsys):
+    with pytest.raises(SystemExit) as stop:
+        parse(["--mixup", "-1"])
+    assert stop.value.code == 2 and "alpha is 0 (none) or more" in capsys.readouterr().err
+
+
+def test_mixup_alone_and_teachers_alone_are_taken():
+    assert parse(["--mixup", "0.2"]).mixup == 0.2
+    assert parse(["--teacher", "face.onnx"]).mixup == 0.0
