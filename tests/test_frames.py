@@ -27,3 +27,21 @@ def test_sixteen_bit_and_float_frames_are_scaled_to_uint8():
 def test_unusable_frames_raise_a_clear_frame_error(bad):
     with pytest.raises(FrameError):
         to_bgr(bad)
+
+
+@pytest.mark.parametrize("shape", [(480, 640), (481, 643), (240, 320), (3040, 4056), (9, 700)])
+def test_noise_is_told_from_a_picture_on_the_same_pixels_as_a_colour_subsample(shape):
+    import cv2
+
+    from vision.frames import is_noise
+
+    rng = np.random.default_rng(shape[0])
+    noise = rng.integers(0, 256, shape + (3,), dtype=np.uint8)
+    picture = cv2.GaussianBlur(noise, (0, 0), 6)  # smooth: every pixel near its 3x3 median
+    picture[::7, ::7] = 255  # salt specks alone are not noise
+    assert is_noise(noise) and not is_noise(picture)
+    for frame in (noise, picture, noise[:, ::-1], picture[1::2]):  # views as a caller may pass them
+        step = max(1, min(frame.shape[:2]) // 240)
+        grey = cv2.cvtColor(np.ascontiguousarray(frame[::step, ::step]), cv2.COLOR_BGR2GRAY)
+        far = cv2.absdiff(grey, cv2.medianBlur(grey, 3)) > 10
+        assert is_noise(frame) == (far.sum() > grey.size // 2)
