@@ -54,6 +54,9 @@ DRINK_CAPS = (2, 4, 6, 8, 10, 15, 20)
 # s: a question's "yes" (end the game, a new evening, forget the dice) pressed sooner than this after
 # it showed was meant for the menu under it: a double tap, a digit pressed twice.
 CONFIRM_PAUSE_S = 1.0
+# s: any press sooner than this after a question was answered is dropped: the answering tap twice (a
+# double tap, a bounce) would land on whatever the next screen shows there, another question perhaps.
+ANSWER_PAUSE_S = 0.6
 # s: a key (digit, Enter) pressed this soon after a key press that changed the choices on screen was
 # aimed at the screen before (a key pressed twice: the menu's "1 Undo", then the game's "1 Reveal").
 KEY_GUARD_S = 0.4
@@ -417,11 +420,18 @@ class App:
 
     def press(self, cid: str) -> None:
         """A person pressed choice ``cid`` (a tap, a digit, Enter): :meth:`choose`, except a
-        question's "yes" sooner than CONFIRM_PAUSE_S after the question showed (it is dropped)."""
-        since = self.clock() - self.confirm.asked_at
+        question's "yes" sooner than CONFIRM_PAUSE_S after the question showed, and any press sooner
+        than ANSWER_PAUSE_S after a question was answered (both are dropped)."""
+        now = self.clock()
+        since = now - self.confirm.asked_at
         if self.screen == self.confirm.name and cid == "yes" and since < CONFIRM_PAUSE_S:
             log.info("\"yes\" %.2f s after the question dropped: too soon to be its answer", since)
             return
+        if now - self.confirm.answered_at < ANSWER_PAUSE_S:
+            log.info("%r %.2f s after a question's answer dropped: the same tap again", cid, now - self.confirm.answered_at)
+            return
+        if self.screen == self.confirm.name:
+            self.confirm.answered_at = now
         self.choose(cid)
 
     def choose(self, cid: str) -> None:

@@ -100,3 +100,22 @@ def test_a_store_that_cannot_count_its_taught_dice_leaves_the_menu_drawn(tmp_pat
     assert app.taught_throws() == 0
     assert "forget" not in [c.id for c in app.view().choices]
     app.store.close()
+
+
+def test_a_tap_right_after_the_answer_is_the_same_tap_again_and_is_dropped(tmp_path):
+    from appliance.kiosk.app import ANSWER_PAUSE_S
+
+    clock = [0.0]
+    app = app_with_taught_dice(tmp_path, clock)
+    app.press("forget")
+    clock[0] += CONFIRM_PAUSE_S + 0.1
+    app.press("yes")
+    assert app.screen == "menu" and app.taught_throws() == 0
+    under = app.view().choices[-1].id  # whatever the menu now shows where the answering tap was
+    clock[0] += 0.4
+    app.press(under)  # the same finger again: asks nothing, does nothing
+    assert app.screen == "menu"
+    clock[0] += ANSWER_PAUSE_S
+    app.press("back")  # a considered press
+    assert app.screen == "play"
+    app.store.close()
