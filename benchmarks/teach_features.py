@@ -4,6 +4,7 @@ the pooled embedding the reader ships with or on a richer feature of the same ne
 
     .venv/bin/python benchmarks/teach_features.py --models DIR [--source nell-byler] [--teach 10 30]
                                                   [--kinds pool7 quad7 map7 map6] [--l2 1 10 100]
+                                                  [--photos N]
 
 DIR holds models trained without the source (``python -m vision.train --finder
 vision/models/finder.onnx --exclude-source nell-byler --out DIR``). Each feature is the output of a
@@ -14,7 +15,8 @@ lie). ``--teach`` of the source's photos (table-like first, seeded, as ``benchma
 taught from their label boxes; every other photo's labelled dice are read. Printed: the dice read
 right, surely right and surely wrong (at the gate's sure value) of all dice, before and with heads of
 each ridge penalty, and the held-aside check's figures (``vision.adapt``: throws right, crops right,
-minus surely wrong) against the unadapted reader's.
+minus surely wrong) against the unadapted reader's. ``--photos N``: only the source's first N
+photos (a quick run). Says so and exits 2 without ``onnx`` or without the photos.
 """
 
 from __future__ import annotations
@@ -87,10 +89,17 @@ def main(argv=None) -> int:
     parser.add_argument("--kinds", nargs="+", default=["pool7", "quad7", "map7", "map6"],
                         choices=["pool7", "quad7", "map7", "map6"])
     parser.add_argument("--l2", type=float, nargs="+", default=[1.0, 10.0, 100.0])
+    parser.add_argument("--photos", type=int, default=None, metavar="N")
     args = parser.parse_args(argv)
+    try:
+        import onnx  # noqa: F401 (the features are outputs of edited copies of the face reader)
+    except ImportError:
+        print("needs onnx (pip install -e '.[train]')")
+        return 2
     one_core()
     models = Models.load(args.models)
     photos = [p for p in load_manifests(DEFAULT_MANIFESTS) if p.source == args.source and not p.excluded]
+    photos = photos[:args.photos]
     if not photos:
         print(f"no photos of {args.source} (is ../shared beside the project?)")
         return 2

@@ -23,9 +23,13 @@ SMALLEST = {
     "synth_scenes.py": ["--seeds", "3", "--tiles", "2", "--sheet", "sheet.png"],
     "mishaps.py": ["--throws", "1"],
     "teach.py": ["--source", "rune55-graytray", "--teach", "4", "--val", "1", "--speed-throws", "4"],
+    "teach_features.py": ["--models", str(BENCHMARKS.parent / "vision" / "models"), "--source", "rune55-graytray",
+                          "--photos", "12", "--teach", "4", "--kinds", "pool7", "map7", "--l2", "10"],
 }
 # Scripts that measure on the labelled photos beside the repository: skipped without them.
-NEEDS_PHOTOS = {"teach.py"}
+NEEDS_PHOTOS = {"teach.py", "teach_features.py"}
+# Scripts that edit a network with onnx (the [train] extra): skipped without it.
+NEEDS_ONNX = {"teach_features.py"}
 PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "dice-photos" / "manifest.csv"
 
 
@@ -38,6 +42,8 @@ def test_every_benchmark_script_has_a_smallest_run_here():
 def test_the_benchmark_runs_and_prints_figures(script, tmp_path):
     if script in NEEDS_PHOTOS and not PHOTOS.is_file():
         pytest.skip(f"needs the labelled photos ({PHOTOS})")
+    if script in NEEDS_ONNX:
+        pytest.importorskip("onnx")
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), *SMALLEST[script]], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
