@@ -89,11 +89,12 @@ class CameraPipeline:
         with self._lock:
             self._calls.append(lambda: self.detector.calibrate(tray, reference))
 
-    def exposure(self, action: str) -> Future:
+    def exposure(self, action: str, values: dict | None = None) -> Future:
         """Ask the camera, in the stepping thread, to let its exposure and white balance settle
-        (``action`` "auto") or to lock them ("lock": the future's result is the values locked,
-        JSON-able). The future fails with ``vision.sources.ExposureUnsupported`` when the source has
-        no exposure to lock (a folder, a video, the synthetic table), or with the camera's fault."""
+        (``action`` "auto"), to lock them ("lock": the future's result is the values locked,
+        JSON-able) or to use ``values`` an earlier "lock" gave ("use"). The future fails with
+        ``vision.sources.ExposureUnsupported`` when the source has no exposure to lock (a folder, a
+        video, the synthetic table), or with the camera's fault."""
         from vision.sources import ExposureUnsupported
 
         future: Future = Future()
@@ -105,7 +106,7 @@ class CameraPipeline:
             try:
                 if fn is None:
                     raise ExposureUnsupported(f"{type(self.source).__name__} has no exposure to lock")
-                future.set_result(fn())
+                future.set_result(fn(values) if action == "use" else fn())
             except Exception as exc:  # the guided setup says it; the frames go on
                 future.set_exception(exc)
         with self._lock:

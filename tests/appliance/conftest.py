@@ -66,7 +66,7 @@ def text_sizes(monkeypatch):
 class FakeCamera:
     """The camera pipeline as the guided setup uses it (``feed``, ``state``, ``last_settled``,
     ``calibrate``, ``exposure``), scripted: ``frame`` (None: a camera fault, said by ``status``),
-    ``state`` and ``dice`` of the live view; ``lock``: what a lock answers (values, or an exception).
+    ``state`` and ``dice`` of the live view; ``lock``: what a lock answers (values, or an exception; an exception fails every action).
     ``throw(values)`` puts a synthetic throw on the tray and returns its settled reading."""
 
     def __init__(self, frame, lock=None):
@@ -74,6 +74,7 @@ class FakeCamera:
         self.lock = {"ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": [2.1, 1.6]} if lock is None else lock
         self.calibrated: list[tuple] = []
         self.asked: list[str] = []
+        self.used: list[dict] = []  # the values each "use" asked for
         self.last_settled = (None, None)
 
     def feed(self):
@@ -82,10 +83,12 @@ class FakeCamera:
     def calibrate(self, tray, reference):
         self.calibrated.append((tray, reference))
 
-    def exposure(self, action):
+    def exposure(self, action, values=None):
         from concurrent.futures import Future
 
         self.asked.append(action)
+        if action == "use":
+            self.used.append(values)
         future = Future()
         if isinstance(self.lock, BaseException):
             future.set_exception(self.lock)

@@ -265,8 +265,14 @@ class GuidedScreen(Screen):
         return kept is not None and (frame is None or frame.shape[:2] == kept.shape[:2])
 
     def _light_failed(self, exc: BaseException) -> None:
+        """The lock failed: said on the screen, and the camera, which was let work on auto, goes
+        back to the lock kept before, if any (else it would read on auto until the next start)."""
         log.warning("guided setup: the light could not be locked: %s", exc)
         self.light, self.light_problem = "failed", guided_view.light_problem(exc)
+        kept = self._kept_light()
+        if kept is not None and self.app.camera is not None:
+            self.app.camera.exposure("use", kept)  # a camera that vanished fails this too: nothing to undo
+            log.info("guided setup: the camera's light back at the lock kept before, %s", kept)
 
     # -- 3. the empty tray ------------------------------------------------------------------------
 

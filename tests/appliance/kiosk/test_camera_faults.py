@@ -181,3 +181,37 @@ def test_frames_that_end_say_why_in_the_journal_once(caplog):
             assert pipeline.step() is None
     assert pipeline.feed()[3] == "No more frames"
     assert [r.getMessage() for r in caplog.records] == ["the camera's frames ended: no image in /srv/throws can be read"]
+
+
+class Lockable(Failing):
+    """A source that gives frames and keeps what it was asked of its light."""
+
+    def __init__(self):
+        super().__init__(CameraTimeout("unused"), faulty=0)
+        self.asked: list = []
+
+    def auto_exposure(self):
+        self.asked.append("auto")
+
+    def lock_exposure(self):
+        self.asked.append("lock")
+        return {"ExposureTime": 8000}
+
+    def use_exposure(self, values):
+        self.asked.append(("use", values))
+
+
+def test_the_light_is_let_settle_locked_or_set_back_to_a_kept_lock_in_the_cameras_thread():
+    from vision.sources import ExposureUnsupported
+
+    source = Lockable()
+    pipeline = CameraPipeline(source, SettleDetector(read_dice), lambda r: None)
+    asked = [pipeline.exposure("auto"), pipeline.exposure("lock"), pipeline.exposure("use", {"ExposureTime": 6000})]
+    assert source.asked == [] and not any(f.done() for f in asked)  # nothing until the camera's next step
+    pipeline.step()
+    assert source.asked == ["auto", "lock", ("use", {"ExposureTime": 6000})]
+    assert [f.result() for f in asked] == [None, {"ExposureTime": 8000}, None]
+    unlockable = CameraPipeline(Failing(CameraTimeout("unused"), faulty=0), SettleDetector(read_dice), lambda r: None)
+    future = unlockable.exposure("use", {"ExposureTime": 6000})
+    unlockable.step()
+    assert isinstance(future.exception(), ExposureUnsupported)

@@ -38,7 +38,7 @@ class Camera:
     def calibrate(self, tray, reference) -> None:
         pass
 
-    def exposure(self, action):
+    def exposure(self, action, values=None):
         future = Future()
         future.set_result({"ExposureTime": 8000, "AnalogueGain": 1.5} if action == "lock" else None)
         return future
