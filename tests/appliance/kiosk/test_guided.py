@@ -271,7 +271,7 @@ def test_a_camera_that_cannot_lock_its_light_says_so_and_the_step_is_skipped(gui
     app.choose("lock")
     settle_light(app)
     assert app.view().prompt == "This camera cannot fix its light: it keeps adjusting by itself"
-    assert ids(app)[:2] == ["lock", "skip"]
+    assert ids(app)[:2] == ["lock", "skip"] and "use" not in camera.asked  # no lock kept to go back to
     app.choose("skip")
     assert app.guided.progress.step == "reference" and store.setting(guided.EXPOSURE) is None
 
@@ -291,16 +291,6 @@ def test_a_failed_lock_again_puts_the_camera_back_on_the_lock_kept_before(guided
     settle_light(app)
     assert app.guided.light == "failed" and camera.asked[-2:] == ["auto", "use"] and camera.used == [kept]
     assert guided.exposure(store, app.guided.camera_stamp) == kept  # the kept lock stays kept
-
-
-def test_a_failed_first_lock_leaves_the_camera_as_it_was(guided_table):
-    app, camera, _store = guided_table
-    camera.lock = ExposureUnsupported("TrialSource has no exposure to lock")
-    app.open_guided()
-    app.choose("skip")
-    app.choose("lock")
-    settle_light(app)
-    assert app.guided.light == "failed" and "use" not in camera.asked  # nothing kept to go back to
 
 
 def test_a_lock_that_never_answers_gives_up(guided_table):
