@@ -36,9 +36,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from pinning import one_core  # noqa: E402
 from teach import taught_photos  # noqa: E402
 
-from vision.adapt import _out_of_fold, _score, embed, fit_heads, folds  # noqa: E402
+from vision.adapt import _out_of_fold, _score, embed, fit_heads, folds, read_as  # noqa: E402
 from vision.examples import from_boxes  # noqa: E402
-from vision.faces import COCKED, NOT_A_FACE, FaceReader, softmax  # noqa: E402
+from vision.faces import FaceReader, softmax  # noqa: E402
 from vision.photos import DEFAULT_MANIFESTS, load_manifests  # noqa: E402
 from vision.reader import Models  # noqa: E402
 
@@ -71,12 +71,10 @@ def with_feature(face_onnx: Path, kind: str, out: Path) -> Path:
 
 def per_die(pr: np.ndarray, labels: np.ndarray, sure_at: float) -> tuple[int, int, int, int]:
     """(right, surely right, surely wrong, dice) of the labelled dice (label 1-6) for (N, CLASSES)
-    probabilities: right when a readable face and the likeliest value is the label; surely so at
-    ``sure_at`` given a face (what the reader would call ok)."""
+    probabilities, as ``vision.adapt.read_as`` reads them: right when a readable face and the
+    likeliest value is the label; surely so at ``sure_at``."""
     dice = labels > 0
-    readable = pr[:, NOT_A_FACE] < 0.5
-    value = np.argmax(pr[:, 1:COCKED], axis=1) + 1
-    sure = pr[:, 1:COCKED].max(axis=1) / np.maximum(1 - pr[:, NOT_A_FACE], 1e-12) >= sure_at
+    readable, value, sure = read_as(pr, sure_at)
     right = dice & readable & (value == labels)
     return int(right.sum()), int((right & sure).sum()), int((dice & readable & sure & (value != labels)).sum()), int(dice.sum())
 
@@ -103,7 +101,7 @@ def main(argv=None) -> int:
     if not photos:
         print(f"no photos of {args.source} (is ../shared beside the project?)")
         return 2
-    taught = {p.path: from_boxes(cv2.imread(str(p.path), cv2.IMREAD_COLOR), p, models)[:2] for p in photos}
+    labelled = {p.path: from_boxes(cv2.imread(str(p.path), cv2.IMREAD_COLOR), p, models)[:2] for p in photos}
     sure_at = models.gate.sure_at
     with tempfile.TemporaryDirectory() as tmp:
         readers = {k: FaceReader(with_feature(args.models / "face.onnx", k, Path(tmp) / f"{k}.onnx"))
@@ -111,10 +109,10 @@ def main(argv=None) -> int:
         for n in args.teach:
             chosen = taught_photos(photos, n, 0)
             names = {p.path for p in chosen}
-            t_crops = np.concatenate([taught[p.path][0] for p in chosen])
-            t_labels = np.concatenate([taught[p.path][1] for p in chosen])
-            t_throws = np.concatenate([np.full(len(taught[p.path][1]), i) for i, p in enumerate(chosen)])
-            rest = [taught[p.path] for p in photos if p.path not in names]
+            t_crops = np.concatenate([labelled[p.path][0] for p in chosen])
+            t_labels = np.concatenate([labelled[p.path][1] for p in chosen])
+            t_throws = np.concatenate([np.full(len(labelled[p.path][1]), i) for i, p in enumerate(chosen)])
+            rest = [labelled[p.path] for p in photos if p.path not in names]
             r_crops, r_labels = np.concatenate([r[0] for r in rest]), np.concatenate([r[1] for r in rest])
             print(f"{args.source}: taught {n} photos ({(t_labels > 0).sum()} dice, {(t_labels == 0).sum()} not a die), "
                   f"read the other {len(rest)}'s dice: right / surely right / surely wrong / dice")

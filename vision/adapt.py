@@ -281,6 +281,16 @@ def fit_heads(logits: np.ndarray, emb: np.ndarray, labels: np.ndarray, face_mode
     return Adaptation(mean, scale, value_w, value_b, face_w, face_b, face_model)
 
 
+def read_as(pr: np.ndarray, sure_at: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the reader makes of each of (N, CLASSES) probabilities: (N,) bool a readable face (likelier
+    than not), (N,) int its likeliest value 1-6, (N,) bool that value at least ``sure_at`` likely given
+    a face (with a readable face, what the reader would call ok)."""
+    readable = pr[:, NOT_A_FACE] < 0.5
+    value = np.argmax(pr[:, 1:COCKED], axis=1) + 1
+    sure = pr[:, 1:COCKED].max(axis=1) / np.maximum(1.0 - pr[:, NOT_A_FACE], 1e-12) >= sure_at
+    return readable, value, sure
+
+
 def _score(pr: np.ndarray, labels: np.ndarray, throws: np.ndarray, sure_at: float) -> tuple[int, int, int]:
     """(throws read right, crops read right, minus the crops read surely wrong) for (N, CLASSES)
     probabilities, each the higher the better: a die's crop is right when a readable face is
@@ -288,9 +298,7 @@ def _score(pr: np.ndarray, labels: np.ndarray, throws: np.ndarray, sure_at: floa
     and at least ``sure_at`` likely given a face (the reader would call it ok); a "not a die" crop
     is right when it is not readable, surely wrong when it would be a sure die; a throw is right
     when all of its crops are."""
-    readable = pr[:, NOT_A_FACE] < 0.5
-    value = np.argmax(pr[:, 1:COCKED], axis=1) + 1
-    sure = pr[:, 1:COCKED].max(axis=1) / np.maximum(1.0 - pr[:, NOT_A_FACE], 1e-12) >= sure_at
+    readable, value, sure = read_as(pr, sure_at)
     right = np.where(labels > 0, readable & (value == labels), ~readable)
     surely_wrong = readable & sure & ((labels == 0) | (value != labels))
     throws_right = sum(bool(right[throws == t].all()) for t in np.unique(throws))
@@ -300,9 +308,8 @@ def _score(pr: np.ndarray, labels: np.ndarray, throws: np.ndarray, sure_at: floa
 def _contradicted(pr: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
     """How many taught dice (label 1-6) the (N, CLASSES) probabilities read surely as another value
     (a readable face, its likeliest value another, at least ``sure_at`` likely given a face)."""
-    value = np.argmax(pr[:, 1:COCKED], axis=1) + 1
-    sure = pr[:, 1:COCKED].max(axis=1) / np.maximum(1.0 - pr[:, NOT_A_FACE], 1e-12) >= sure_at
-    return int(((labels > 0) & (pr[:, NOT_A_FACE] < 0.5) & sure & (value != labels)).sum())
+    readable, value, sure = read_as(pr, sure_at)
+    return int(((labels > 0) & readable & sure & (value != labels)).sum())
 
 
 def folds(throws: np.ndarray, seed: int = 0, k: int = FOLDS) -> np.ndarray:

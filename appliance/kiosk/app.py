@@ -427,8 +427,9 @@ class App:
         if self.screen == self.confirm.name and cid == "yes" and since < CONFIRM_PAUSE_S:
             log.info("\"yes\" %.2f s after the question dropped: too soon to be its answer", since)
             return
-        if now - self.confirm.answered_at < ANSWER_PAUSE_S:
-            log.info("%r %.2f s after a question's answer dropped: the same tap again", cid, now - self.confirm.answered_at)
+        answered = now - self.confirm.answered_at
+        if answered < ANSWER_PAUSE_S:
+            log.info("%r %.2f s after a question's answer dropped: the same tap again", cid, answered)
             return
         if self.screen == self.confirm.name:
             self.confirm.answered_at = now
