@@ -80,8 +80,9 @@ class SceneDie:
         (leaning on another die or the tray wall, tilted 15-42 degrees).
     visible: 0-1, the share of the die's projected area that shows (not hidden by another die, a plain
         cube, a hand, the cup, a tray wall or cut off by the frame border).
+    pips: (value, 2) float32 projected centres of the top face's pips, px (whether they show or not).
 
-    ``top`` is a read-only array, so compare two SceneDie field by field, not with ``==``.
+    ``top`` and ``pips`` are read-only arrays, so compare two SceneDie field by field, not with ``==``.
     """
 
     value: int
@@ -90,6 +91,7 @@ class SceneDie:
     box: tuple[int, int, int, int]
     flat: bool
     visible: float
+    pips: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.float32))
 
 
 def render_scene(seed: int, *, size: tuple[int, int] | None = None,
@@ -1206,12 +1208,16 @@ class _Scene:
         c = self.cam.project((solid.pose.centre + solid.pose.rot @ n * solid.s)[None])[0]
         top = self.face_outline(solid, value).astype(np.float32)
         top.setflags(write=False)
+        u, v, _ = _AXES[tuple(n)]
+        spots = np.array([n + a * u + b * v for a, b, _, _ in _pip_spots(solid.look, value)])
+        pips = self.cam.project(solid.pose.centre + (spots @ solid.pose.rot.T) * solid.s).astype(np.float32)
+        pips.setflags(write=False)
         hull = self.silhouette(solid)
         x0, y0 = np.floor(hull.min(axis=0)).astype(int)
         x1, y1 = np.ceil(hull.max(axis=0)).astype(int)
         return SceneDie(value=int(value), center=(float(c[0]), float(c[1])), top=top,
                         box=(int(x0), int(y0), int(x1 - x0), int(y1 - y0)), flat=solid.pose.flat,
-                        visible=round(visible, 4))
+                        visible=round(visible, 4), pips=pips)
 
 
 def _sides(pose: _Pose) -> list[np.ndarray]:

@@ -21,3 +21,12 @@ def test_a_negative_mixup_is_refused_at_once(capsys):
 def test_mixup_alone_and_teachers_alone_are_taken():
     assert parse(["--mixup", "0.2"]).mixup == 0.2
     assert parse(["--teacher", "face.onnx"]).mixup == 0.0
+
+
+def test_a_negative_pip_weight_and_pips_with_mixup_are_refused_at_once(capsys):
+    for argv, says in ((["--pips", "-0.5"], "a weight is 0 (none) or more"),
+                       (["--pips", "1", "--mixup", "0.2"], "--mixup and --pips do not go together")):
+        with pytest.raises(SystemExit) as stop:
+            parse(argv)
+        assert stop.value.code == 2 and says in capsys.readouterr().err
+    assert parse(["--pips", "1"]).pips == 1.0 and parse([]).pips == 0.0

@@ -124,6 +124,8 @@ def parse(argv) -> argparse.Namespace:
                         help="the face reader's label smoothing (0: none)")
     parser.add_argument("--mixup", type=float, default=0.0, metavar="ALPHA",
                         help="the face reader's mixup: crops blended with Beta(ALPHA, ALPHA) weights (0: none)")
+    parser.add_argument("--pips", type=float, default=0.0, metavar="WEIGHT",
+                        help="the weight of the face reader's pip map loss, learned on rendered crops (0: none)")
     parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
     parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
                         help="leave a photo source out of training (to measure a source never seen)")
@@ -139,6 +141,10 @@ def parse(argv) -> argparse.Namespace:
         parser.error(f"--mixup: alpha is 0 (none) or more, not {args.mixup}")
     if args.mixup and args.teacher:
         parser.error("--mixup and --teacher do not go together: the teachers never saw blended crops")
+    if args.pips < 0:
+        parser.error(f"--pips: a weight is 0 (none) or more, not {args.pips}")
+    if args.mixup and args.pips:
+        parser.error("--mixup and --pips do not go together: a blend of two crops has no pips of its own")
     return args
 
 
@@ -181,7 +187,7 @@ def _train_face(args, finder, items, log, report):
     weights = _face_weights(items, specs, args.synthetic_share, np.array(hardness))
     return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed,
                           widths=args.face_widths, teachers=teachers, label_smoothing=args.label_smoothing,
-                          mixup=args.mixup, log=log)
+                          mixup=args.mixup, pips=args.pips, log=log)
 
 
 def _calibrate(args, finder, face, calib, log, report: dict):

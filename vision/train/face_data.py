@@ -11,7 +11,8 @@ and changed photometrically. Kinds of crop, each with its class:
 - ``aside``: centred off a die, by 0.6-1 of its size (a die cut in half is no top face);
 - ``small``: a die's part at a third of its size (a pip alone looks like a 1);
 - ``tray``: anywhere away from the dice, at a die's size.
-Negatives are cut only from images whose every die is labelled.
+Negatives are cut only from images whose every die is labelled. Where the pips are known (rendered
+scenes), a crop also has its pip map (``pip_target``), which the face reader learns beside its class.
 """
 
 from __future__ import annotations
@@ -34,9 +35,19 @@ MAX_TURN = 25.0
 Spec = tuple[int, float, float, float, int, float]
 
 
-def jittered(image: np.ndarray, cx: float, cy: float, size: float, rng: np.random.Generator,
-             jitter: float = 1.0, out: int = CROP) -> np.ndarray:
-    """An augmented (out, out, 3) uint8 BGR crop around (cx, cy) of a die of ``size`` px."""
+def cut_transform(cx: float, cy: float, size: float, out: int = CROP, scale: float = CROP_SCALE) -> np.ndarray:
+    """(2, 3) float64: frame px to the px of the (out, out) crop ``vision.faces.crop`` cuts around
+    (cx, cy) for a die of ``size`` px (its square, then cv2.resize's pixel-centre mapping)."""
+    side = max(2.0, scale * size)
+    x0, y0 = math.floor(cx - side / 2), math.floor(cy - side / 2)
+    k = out / max(2, int(round(side)))
+    return np.array([[k, 0.0, (0.5 - x0) * k - 0.5], [0.0, k, (0.5 - y0) * k - 0.5]])
+
+
+def jittered_view(image: np.ndarray, cx: float, cy: float, size: float, rng: np.random.Generator,
+                  jitter: float = 1.0, out: int = CROP) -> tuple[np.ndarray, np.ndarray]:
+    """An augmented (out, out, 3) uint8 BGR crop around (cx, cy) of a die of ``size`` px, and the
+    (2, 3) float64 affine map from frame px to its px (where the frame's pips landed)."""
     size *= math.exp(rng.uniform(-0.15, 0.18) * jitter)
     cx += rng.normal(0, 0.07 * jitter) * size
     cy += rng.normal(0, 0.07 * jitter) * size
@@ -47,9 +58,49 @@ def jittered(image: np.ndarray, cx: float, cy: float, size: float, rng: np.rando
     m = cv2.getRotationMatrix2D((out - 0.5, out - 0.5), float(rng.uniform(-MAX_TURN, MAX_TURN)), wide / 2)
     m[:, 2] -= (out / 2, out / 2)
     small = cv2.warpAffine(big, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    to_crop = m @ np.vstack([cut_transform(cx, cy, size, 2 * out, CROP_SCALE * wide), (0.0, 0.0, 1.0)])
     if rng.random() < 0.5:
         small = small[:, ::-1]
-    return np.ascontiguousarray(sensor(exposure(small, rng), rng, 0.7))
+        to_crop = np.array([[-1.0, 0.0, out - 1.0], [0.0, 1.0, 0.0]]) @ np.vstack([to_crop, (0.0, 0.0, 1.0)])
+    return np.ascontiguousarray(sensor(exposure(small, rng), rng, 0.7)), to_crop
+
+
+def jittered(image: np.ndarray, cx: float, cy: float, size: float, rng: np.random.Generator,
+             jitter: float = 1.0, out: int = CROP) -> np.ndarray:
+    """An augmented (out, out, 3) uint8 BGR crop around (cx, cy) of a die of ``size`` px
+    (``jittered_view`` without its map)."""
+    return jittered_view(image, cx, cy, size, rng, jitter, out)[0]
+
+
+# The face reader's pip map (``vision.train.nets.FaceNet.pip_logits``): PIP_GRID x PIP_GRID cells over
+# the crop, each pip a Gaussian peak of PIP_SIGMA cells whose nearest cell is 1 (CenterNet's targets).
+PIP_GRID = 16
+PIP_SIGMA = 0.7
+
+
+def pip_target(item: Labelled, to_crop: np.ndarray, out: int = CROP) -> tuple[np.ndarray, np.float32]:
+    """The pip map a crop of ``item`` should give, and whether it is known: ((PIP_GRID, PIP_GRID)
+    float32 0-1, 1.0 or 0.0). ``to_crop``: the crop's (2, 3) map from frame px (``jittered_view``).
+    Unknown for a photo (its pips are not labelled) and for a crop that reaches a die whose pips
+    are not taught (``Labelled.unknown_pips``)."""
+    heat = np.zeros((PIP_GRID, PIP_GRID), np.float32)
+    if item.pips is None:
+        return heat, np.float32(0.0)
+    k = math.sqrt(abs(np.linalg.det(to_crop[:, :2])))
+    if len(item.unknown_pips):
+        q = item.unknown_pips[:, :2] @ to_crop[:, :2].T + to_crop[:, 2]
+        gap = np.hypot(*(np.clip(q, 0, out) - q).T)  # px from the crop's square
+        if np.any(gap < 0.5 * k * item.unknown_pips[:, 2]):
+            return heat, np.float32(0.0)
+    cell = out / PIP_GRID
+    grid = np.arange(PIP_GRID, dtype=np.float32)
+    for x, y in (item.pips @ to_crop[:, :2].T + to_crop[:, 2]) / cell - 0.5:
+        if not (-0.5 <= x < PIP_GRID - 0.5 and -0.5 <= y < PIP_GRID - 0.5):
+            continue
+        peak = np.exp(-((grid[None, :] - x) ** 2 + (grid[:, None] - y) ** 2) / (2 * PIP_SIGMA ** 2))
+        np.maximum(heat, peak, out=heat)
+        heat[int(round(y)), int(round(x))] = 1.0
+    return heat, np.float32(1.0)
 
 
 def _clear_of(dice: np.ndarray, x: float, y: float, size: float, typical: float) -> bool:

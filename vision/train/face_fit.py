@@ -13,7 +13,8 @@ from torch.utils.data import DataLoader
 
 from vision.faces import CLASSES, CROP, standardise
 from vision.train.draws import WeightedDraws
-from vision.train.face_data import Spec, jittered
+from vision.train.face_data import Spec, jittered_view, pip_target
+from vision.train.finder_fit import focal
 from vision.train.nets import FaceExport, FaceNet
 from vision.train.samples import Labelled
 
@@ -29,8 +30,9 @@ class Crops(WeightedDraws):
     def __getitem__(self, i: int):
         rng, pick = self.draw(i)
         k, cx, cy, s, c, j = self.specs[pick]
-        x = standardise(jittered(self.items[k].image, cx, cy, s, rng, j)[None])[0]
-        return x, c
+        img, to_crop = jittered_view(self.items[k].image, cx, cy, s, rng, j)
+        heat, known = pip_target(self.items[k], to_crop)
+        return standardise(img[None])[0], c, heat, known
 
 
 DISTIL_SHARE = 0.7  # of the loss: matching the teachers (the rest: the labels)
@@ -63,17 +65,27 @@ def mixed_loss(loss_fn, out: torch.Tensor, ya: torch.Tensor, yb: torch.Tensor, l
     return lam * loss_fn(out, ya) + (1 - lam) * loss_fn(out, yb)
 
 
+def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> torch.Tensor:
+    """CenterNet's focal loss (``vision.train.finder_fit.focal``) of (N, 16, 16) pip map logits
+    against their targets ``heat``, over the crops whose pips are ``known`` (N,) 0/1."""
+    return focal(pips, heat * known[:, None, None], known[:, None, None].expand_as(heat))
+
+
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
-          label_smoothing: float = 0.0, mixup: float = 0.0, log=print) -> FaceNet:
+          label_smoothing: float = 0.0, mixup: float = 0.0, pips: float = 0.0, log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
     ones. ``label_smoothing``: the share of each label spread over all classes (Szegedy et al.
     2016), against answers surer than the crops allow. ``mixup``: alpha of ``mixed``'s blending (0:
-    none; not with teachers). Returns it in eval mode. Raises ValueError for mixup with teachers."""
+    none; not with teachers). ``pips``: the weight of the pip map's loss (``pip_loss``) beside the
+    class's, on the crops whose pips are known (rendered scenes; 0: none; not with mixup). Returns it
+    in eval mode. Raises ValueError for mixup with teachers or with pips."""
     if mixup and teachers:
         raise ValueError("mixup and teachers do not go together: the teachers never saw blended crops")
+    if mixup and pips:
+        raise ValueError("mixup and the pip map do not go together: a blend of two crops has no pips of its own")
     torch.manual_seed(seed)
     mix_rng = np.random.default_rng([seed, 11])
     net = FaceNet(widths) if widths else FaceNet()
@@ -86,11 +98,11 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     for epoch in range(epochs):
         data.epoch = epoch
         net.train()
-        t0, total, right, n = time.time(), 0.0, 0, 0
-        for x, y in loader:
+        t0, total, pip_total, right, n = time.time(), 0.0, 0.0, 0, 0
+        for x, y, heat, known in loader:
             if mixup:
                 x, other, lam = mixed(x, y, mixup, mix_rng)
-            out = net(x)
+            out, pip_map = net.with_pips(x)
             if mixup:
                 loss = mixed_loss(loss_fn, out, y, other, lam)
                 y = y if lam >= 0.5 else other  # the accuracy below: against the larger share
@@ -99,6 +111,10 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
                 loss = distillation_loss(out, y, torch.from_numpy(taught))
             else:
                 loss = loss_fn(out, y)
+            if pips:
+                pip_part = pip_loss(pip_map, heat, known)
+                loss = loss + pips * pip_part
+                pip_total += float(pip_part.detach()) * len(y)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -106,7 +122,9 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
             total += float(loss.detach()) * len(y)
             right += int((out.argmax(1) == y).sum())
             n += len(y)
-        log(f"face epoch {epoch + 1}/{epochs}: loss {total / n:.4f}, accuracy {right / n:.2%}, {time.time() - t0:.0f} s")
+        pip_note = f", pip map {pip_total / n:.4f}" if pips else ""
+        log(f"face epoch {epoch + 1}/{epochs}: loss {total / n:.4f}{pip_note}, accuracy {right / n:.2%}, "
+            f"{time.time() - t0:.0f} s")
     return net.eval()
 
 

@@ -75,6 +75,10 @@ class FaceNet(nn.Module):
         self.features = nn.Sequential(conv(3, c1), conv(c1, c2, 3, 2), conv(c2, c2), conv(c2, c3, 3, 2), conv(c3, c3),
                                       conv(c3, c4, 3, 2), conv(c4, c4))
         self.fc = nn.Linear(c4, classes)
+        # Training only (never exported): each cell of the last 4x4 map also says where in its 8x8 px
+        # the top face's pips lie, a 16x16 map in all, so the features the class is read from must
+        # hold the pips themselves (``pip_logits``).
+        self.pips = nn.Conv2d(c4, 16, 1)
         self.register_buffer("temperature", torch.ones(()))
 
     def embed(self, x: torch.Tensor) -> torch.Tensor:
@@ -84,6 +88,12 @@ class FaceNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.embed(x)) / self.temperature
+
+    def with_pips(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(N, classes) logits and the (N, 16, 16) pip map logits of a 32 px crop
+        (``vision.train.face_data.pip_target``): the top face's pip centres."""
+        f = self.features(x)
+        return self.fc(f.mean((2, 3))) / self.temperature, F.pixel_shuffle(self.pips(f), 4)[:, 0]
 
 
 class FaceExport(nn.Module):

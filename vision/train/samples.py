@@ -7,7 +7,7 @@ labels do not give it: matteop65's boxes hold only the pip pattern (``vision.pho
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -24,6 +24,10 @@ class Labelled:
         choosing training scales; 0 for an image without dice.
     source: where it came from. complete: every die in it is labelled (else no negatives are cut
         from it).
+    pips: (M, 2) float32 px, the centre of every pip on the top faces of the dice whose value is
+        taught (rendered images); None where pips are not known (photos).
+    unknown_pips: (K, 3) float32 (cx, cy, size) px of the dice whose pips are not in ``pips`` (cocked,
+        partly hidden): crops that reach them teach no pip map.
     """
 
     image: np.ndarray
@@ -31,6 +35,8 @@ class Labelled:
     typical: float
     source: str
     complete: bool = True
+    pips: np.ndarray | None = None
+    unknown_pips: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
 
 # A pip pattern's extent relative to the die's extent, for the scale of an image whose boxes hold

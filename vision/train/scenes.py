@@ -5,7 +5,8 @@ A scene's die becomes a row as the photos' dice do, centred on the box of the wh
 most photo labels are) with that box's larger side as its size. Its class: the value of a die lying
 flat and at least ``SHOWS`` visible; ``COCKED`` for a cocked die that shows; 0 ("not a die's top
 face") for a die mostly hidden; -1 (left out of the face reader's training) in between. Dice showing less than ``FOUND``
-are dropped: neither to be found nor a part of the background.
+are dropped: neither to be found nor a part of the background. The pips of the dice whose value is
+taught are kept too (``Labelled.pips``), for the face reader's pip map.
 """
 
 from __future__ import annotations
@@ -32,11 +33,16 @@ def scene(seed: int) -> Labelled:
     scale = min(1.0, LONG_SIDE / max(image.shape[:2]))
     if scale < 1:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    rows = []
+    rows, pips, unknown = [], [], []
     for d in truth:
+        x, y, w, h = d.box
+        centre = ((x + w / 2) * scale, (y + h / 2) * scale, max(w, h) * scale)
+        if d.visible < SHOWS or not d.flat:
+            unknown.append(centre)
+        else:
+            pips.append(d.pips * scale)
         if d.visible < FOUND:
             continue
-        x, y, w, h = d.box
         if d.visible < HIDDEN:
             cls = NOT_A_FACE
         elif d.visible < SHOWS:
@@ -45,10 +51,12 @@ def scene(seed: int) -> Labelled:
             cls = COCKED
         else:
             cls = d.value
-        rows.append(((x + w / 2) * scale, (y + h / 2) * scale, max(w, h) * scale, cls))
+        rows.append((*centre, cls))
     dice = np.array(rows, np.float32).reshape(-1, 4)
     typical = float(np.median(dice[:, 2])) if len(dice) else 0.0
-    return Labelled(image, dice, typical, "synthetic")
+    return Labelled(image, dice, typical, "synthetic",
+                    pips=np.concatenate(pips).astype(np.float32) if pips else np.zeros((0, 2), np.float32),
+                    unknown_pips=np.array(unknown, np.float32).reshape(-1, 3))
 
 
 # Box sides: the synthetic table's truth gives the top face's box; the whole die (what the finder
