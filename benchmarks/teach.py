@@ -2,7 +2,7 @@
 ten of its training photos.
 
     .venv/bin/python benchmarks/teach.py [--source NAME ...] [--teach 10] [--wrong-labels 0.1]
-                                         [--models DIR] [--seed 0] [--val N] [--speed-throws 50]
+                                         [--models DIR] [--rest] [--seed 0] [--val N] [--speed-throws 50]
 
 For each source (default: every scored source of ``vision.photos``): ``--teach`` of its
 training-split photos (table-like ones first, seeded) are taught as the table would be taught with
@@ -20,7 +20,8 @@ value off): the held-aside check must catch it, or it must cost at most a point.
 
 The issue's target is leave-one-source-out: the models trained without the source
 (``python -m vision.train --exclude-source NAME --out DIR``, about 100 minutes of CPU) and
-``--models`` that folder. With the shipped models every source was trained on (its training photos,
+``--models`` that folder, with ``--rest`` to read all its photos not taught (not only its validation
+fifth). With the shipped models every source was trained on (its training photos,
 not its validation ones): the figures then say what teaching adds to a reader that knows the source.
 Needs ``../shared`` (the photo sets); says so and exits 2 without it. Pinned to one core.
 """
@@ -104,7 +105,7 @@ def head_ms(adaptation, models, frames) -> float:
 def one_source(source: str, photos, models, args) -> None:
     mine = [p for p in photos if p.source == source]
     taught = taught_photos(mine, args.teach, args.seed)
-    val = [p for p in mine if p.split == "val"][:args.val]
+    val = [p for p in mine if (p not in taught if args.rest else p.split == "val")][:args.val]
     examples, corrupted = examples_of(taught, models, args.wrong_labels, args.seed)
     t0, c0 = time.perf_counter(), time.process_time()
     fitted = fit(models.faces, examples, seed=args.seed, gate=models.gate)
@@ -138,6 +139,9 @@ def main(argv=None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS, metavar="DIR",
                         help="the models to read with (e.g. trained with --exclude-source NAME)")
     parser.add_argument("--val", type=int, default=None, metavar="N", help="read at most N validation photos (default all)")
+    parser.add_argument("--rest", action="store_true",
+                        help="read every photo of the source that was not taught, not only its validation "
+                             "photos (for --models trained without the source: the issue's leave-one-source-out)")
     parser.add_argument("--speed-throws", type=int, default=50, metavar="N",
                         help="also time the fit from N taught throws (default 50; 0: not)")
     parser.add_argument("--seed", type=int, default=0)
