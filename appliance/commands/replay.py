@@ -64,8 +64,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _is_store(path: str) -> bool:
-    """Whether ``path`` is the saved games: a directory, or a file that starts as SQLite files do."""
-    if os.path.isdir(path):
+    """Whether ``path`` is the saved games: a directory, the store's own file (``dicetable.sqlite3``,
+    also when damaged: the store says why it cannot be read), or a file that starts as SQLite files do."""
+    from appliance.store import FILENAME
+
+    if os.path.isdir(path) or os.path.basename(path) == FILENAME:
         return True
     try:
         with open(path, "rb") as f:

@@ -362,6 +362,17 @@ def test_replay_takes_the_saved_games_and_a_game_id(tmp_path, capsys):
     assert "no game 9" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("damage", [b"", bytes(range(256)) * 80])
+def test_replay_of_a_damaged_store_file_says_the_store_cannot_be_read_as_for_its_directory(tmp_path, capsys, damage):
+    from appliance.cli import main
+
+    (tmp_path / FILENAME).write_bytes(damage)
+    for given in (tmp_path, tmp_path / FILENAME):
+        assert main(["replay", str(given)]) == 1
+        err = capsys.readouterr().err
+        assert "setup" not in err and ("not a Dice Table store" in err or "cannot be read" in err), err
+
+
 def test_the_state_directory_is_free_again_once_its_kiosk_is_gone_even_killed(tmp_path):
     state = tmp_path / "state"
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from appliance.store import claim; "
