@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import sys
 import time
@@ -71,9 +72,15 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(opened, int):
         return opened
     watch = _Watch(args, *opened)
+    # watch names each skipped file itself (_say_skipped); the image folder's own warning, which is
+    # for the kiosk's journal, would say it a second time.
+    folder_log = logging.getLogger("vision.sources.folder")
+    level = folder_log.level
+    folder_log.setLevel(logging.ERROR)
     try:
         return watch.loop()
     finally:
+        folder_log.setLevel(level)
         watch.source.close()
 
 

@@ -76,12 +76,13 @@ def test_watch_says_so_when_the_tray_area_lies_outside_the_frame(capsys):
     assert "outside" in capsys.readouterr().err
 
 
-def test_watch_a_folder_of_non_images_names_each_file_and_exits_1(tmp_path, capsys):
+def test_watch_a_folder_of_non_images_names_each_file_once_and_exits_1(tmp_path, capsys, caplog):
     (tmp_path / "notes.jpg").write_text("not a photo")
     (tmp_path / "half.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     assert main(["watch", str(tmp_path), "--dice", "2"]) == 1
     err = capsys.readouterr().err
     assert f"skipped {tmp_path / 'notes.jpg'}" in err and f"skipped {tmp_path / 'half.png'}" in err
+    assert not caplog.records  # not also the image folder's warning (a second line on the terminal)
     assert "not one frame could be read" in err and "Traceback" not in err
 
 
