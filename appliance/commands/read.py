@@ -66,8 +66,13 @@ def run(args: argparse.Namespace) -> int:
             return 2
 
     if args.manifest is not None:
-        if args.images:
-            print("dicetable read: give IMAGEs or --manifest, not both", file=sys.stderr)
+        from vision.sources import IMAGE_SUFFIXES
+
+        # --manifest takes every name after it: a photo there was meant as an IMAGE.
+        photos = [m for m in args.manifest if m.suffix.lower() in IMAGE_SUFFIXES]
+        if args.images or photos:
+            also = f" ({photos[0]} is a photo, not a manifest)" if photos else ""
+            print(f"dicetable read: give IMAGEs or --manifest, not both{also}", file=sys.stderr)
             return 2
         return evaluate.evaluate_manifests(args.manifest, args.split, args.errors, reader=read_dice,
                                            prog="dicetable read")

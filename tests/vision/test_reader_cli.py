@@ -60,6 +60,9 @@ def test_read_with_a_reference_and_bad_arguments(tmp_path, capsys):
     assert main(["read", str(a), "--reference", str(tmp_path / "none.png")]) == 2
     assert main(["read", str(a), "--manifest", str(tmp_path / "m.csv")]) == 2
     assert "not both" in capsys.readouterr().err
+    # --manifest takes every name after it: a photo given after it is not read as a manifest.
+    assert main(["read", "--manifest", str(tmp_path / "m.csv"), str(a)]) == 2
+    assert f"not both ({a} is a photo, not a manifest)" in capsys.readouterr().err
 
 
 def test_read_manifest_prints_the_per_source_table(tmp_path, capsys):
