@@ -74,7 +74,7 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
     try:
         return to_bgr(image)
     except FrameError as exc:
-        raise ImageError(path, f"not a picture: {exc}") from None
+        raise ImageError(path, f"an image the reader cannot take: {exc}") from None
 
 
 def cut_short(data: bytes) -> bool:

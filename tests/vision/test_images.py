@@ -48,7 +48,7 @@ def test_files_that_are_no_picture_get_their_reason_and_opencv_says_nothing(tmp_
     os.mkfifo(tmp_path / "pipe.jpg")  # reading a pipe nobody writes to would wait for ever
     expected = {"pipe.jpg": "is not a regular file (a pipe or a device)",
                 "float.tiff": "not an image OpenCV can decode", "fake.png": "not an image OpenCV can decode",
-                "empty.png": "the file is empty", "dot.png": "not a picture: a frame must be at least 8x8 px",
+                "empty.png": "the file is empty", "dot.png": "an image the reader cannot take: a frame must be at least 8x8 px",
                 "gone.png": "no such file", ".": "is a directory, not an image"}
     for name, reason in expected.items():
         with pytest.raises(ImageError) as exc:

@@ -44,7 +44,7 @@ def _broken(folder) -> dict:
     undecodable = "not an image OpenCV can decode"
     return {cut: "the file is cut short (a JPEG without its end)", folder / "empty.jpg": "the file is empty",
             folder / "text.jpg": undecodable, folder / "fake.png": undecodable, folder / "float.tiff": undecodable,
-            folder / "tiny.png": "not a picture", folder / "gone.jpg": "no such file",
+            folder / "tiny.png": "an image the reader cannot take", folder / "gone.jpg": "no such file",
             folder / "dir": "is a directory"}
 
 
