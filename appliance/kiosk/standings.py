@@ -141,9 +141,9 @@ def _value_lines(t: th.Theme, width: int, row: Row) -> list[str]:
 
 def _layout(t: th.Theme, width: int, row: Row) -> tuple[int, int]:
     """On which line (0 to 3) of a row ``width`` px wide the value (its first line) and the
-    badge-or-note go: all on the name's line when they fit at READABLE; else the one that fits
-    beside the name there, the other on the next line; else one line each (a value of two lines,
-    ``_value_lines``, takes two)."""
+    badge-or-note go: all on the name's line when they fit at READABLE; else the badge (or the
+    value, if the badge does not fit) beside the name, the other on the next line; else one line
+    each (a value of two lines, ``_value_lines``, takes two)."""
     r = pygame.Rect(0, 0, width, t.px(ROW))
     value_w, side_w = _widths(t, r, row)
     name_w = t.font(READABLE, row.current).size(row.name)[0] + t.px(14)
@@ -152,10 +152,12 @@ def _layout(t: th.Theme, width: int, row: Row) -> tuple[int, int]:
         return 0, 0
     if not side_w:
         return 1, 1
+    # The badge stays beside the name when it fits there (on a line of its own under a value, the
+    # winner's pill looked like the next player's), the value under them.
+    if name_w + side_w + _side_air(t, 1) <= width:
+        return 1, 0
     if not two and name_w + value_w <= width:
         return 0, 1
-    if name_w + side_w + _side_air(t, 1) <= width:  # the badge beside the name, the value under them
-        return 1, 0
     if two:
         return 1, 3
     return (1, 1) if value_w + side_w + t.px(9) <= width else (1, 2)

@@ -199,3 +199,18 @@ def test_the_winner_screen_shows_the_evening_of_six_players_in_full(lang, size, 
     more = i18n.ngettext("and {count} more player", "and {count} more players", 2).split("{count}")[0]
     assert not any(c.startswith(more) for c in drawn)
     assert not text_sizes.small(size), "\n".join(text_sizes.small(size))
+
+
+def test_the_winners_badge_stays_beside_the_name_when_the_count_in_words_takes_the_next_line(monkeypatch):
+    # On a line of its own under the count, the pill looked like the next player's.
+    from appliance.kiosk import widgets
+
+    pygame.init()
+    boxes: dict[str, pygame.Rect] = {}
+    monkeypatch.setattr(widgets, "text_hook", lambda content, _drawn, box: boxes.setdefault(content, pygame.Rect(box)))
+    rows = [Row("Ann", "4 drinks, 3 penalty points"), Row("Bo", "8 drinks, 3 penalty points", mark="winner"),
+            Row("Cy", "6 drinks, 2 penalty points")]
+    draw_standings(pygame.Surface(SMALL), th.Theme(*SMALL), pygame.Rect(8, 115, 392, 212), "The evening", rows)
+    name, pill, count = boxes["Bo"], boxes[i18n._("winner")], boxes["8 drinks, 3 penalty points"]
+    assert abs(pill.centery - name.centery) < name.height // 2 < count.top - name.top
+    assert count.bottom <= boxes["Cy"].top
