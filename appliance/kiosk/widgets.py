@@ -107,13 +107,27 @@ def text(surface: pygame.Surface, t: th.Theme, content: str, box: pygame.Rect, *
     "center" | "left" | "right" horizontally and centred vertically. Returns the drawn rect."""
     if not content:
         return pygame.Rect(box.x, box.y, 0, 0)
+    font, placed = _placed(t, content, box, size, bold, align, lines)
+    clip = surface.get_clip()
+    surface.set_clip(box.inflate(2, 2).clip(clip) if clip else box)
+    for line, r in placed:
+        surface.blit(font.render(line, True, colour), r)
+    surface.set_clip(clip)
+    total = placed[0][1].unionall([r for _, r in placed[1:]])
+    if text_hook is not None:
+        text_hook(content, total, box)
+    return total
+
+
+def _placed(t: th.Theme, content: str, box: pygame.Rect, size: float, bold: bool, align: str,
+            lines: int) -> tuple[pygame.font.Font, list[tuple[str, pygame.Rect]]]:
+    """Where :func:`text` draws ``content`` in ``box``: its font and each line with its rect."""
     font, wrapped = fitted_font(t, content, size, box, bold=bold, lines=lines)
     line_h = font.get_linesize()
-    total = pygame.Rect(0, 0, 0, 0)
     y = box.centery - line_h * len(wrapped) // 2
+    placed = []
     for i, line in enumerate(wrapped):
-        img = font.render(line, True, colour)
-        r = img.get_rect()
+        r = pygame.Rect((0, 0), font.size(line))
         r.y = y + i * line_h
         if align == "left":
             r.x = box.x
@@ -121,14 +135,8 @@ def text(surface: pygame.Surface, t: th.Theme, content: str, box: pygame.Rect, *
             r.right = box.right
         else:
             r.centerx = box.centerx
-        clip = surface.get_clip()
-        surface.set_clip(box.inflate(2, 2).clip(clip) if clip else box)
-        surface.blit(img, r)
-        surface.set_clip(clip)
-        total = r.copy() if i == 0 else total.union(r)
-    if text_hook is not None:
-        text_hook(content, total, box)
-    return total
+        placed.append((line, r))
+    return font, placed
 
 
 def panel(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, colour: th.Colour = th.PANEL,
@@ -164,18 +172,33 @@ def button(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, label: str, 
                          border_radius=radius + t.px(3))
     pad = t.px(6)
     inner = rect.inflate(-2 * pad, -2 * pad)
+    clear = None
     if key:
         k = pygame.Rect(rect.x + t.px(4), rect.y + t.px(2), t.px(16), t.px(16))
-        text(surface, t, key, k, size=KEY_SIZE, colour=fg if style != "normal" else th.MUTED, align="left")
+        clear = text(surface, t, key, k, size=KEY_SIZE, colour=fg if style != "normal" else th.MUTED, align="left")
     if sub:
-        _label_over_sub(surface, t, inner, label, sub, size, fg)
+        _label_over_sub(surface, t, inner, label, sub, size, fg, clear)
     else:  # one line when it fits at th.READABLE (a name is not broken), else two
         one = fits(t, label, th.READABLE, inner, bold=True)
-        text(surface, t, label, inner, size=size, colour=fg, bold=True, lines=1 if one else 2)
+        n = 1 if one else 2
+        text(surface, t, label, _clear_of(t, label, inner, size, n, clear), size=size, colour=fg, bold=True, lines=n)
+
+
+def _clear_of(t: th.Theme, label: str, box: pygame.Rect, size: float, lines: int,
+              key: pygame.Rect | None) -> pygame.Rect:
+    """``box``, or narrowed on both sides (the label stays centred) where the bold ``label`` drawn
+    in it would touch the button's keyboard digit ``key`` (a long label in a low button)."""
+    if key is None:
+        return box
+    near = key.inflate(t.px(4), t.px(2))
+    _, placed = _placed(t, label, box, size, True, "center", lines)
+    if not any(r.colliderect(near) for _, r in placed):
+        return box
+    return box.inflate(-2 * max(0, near.right - box.x), 0)
 
 
 def _label_over_sub(surface: pygame.Surface, t: th.Theme, inner: pygame.Rect, label: str, sub: str, size: float,
-                    colour: th.Colour) -> None:
+                    colour: th.Colour, clear: pygame.Rect | None = None) -> None:
     """A button's ``label`` (bold, up to ``size``) over its ``sub`` line, both at least th.READABLE
     (the sub is read from across the table too), as one block centred in ``inner``. Each takes a
     second line when one is too short and the button is tall enough; the label grows into room left."""
@@ -190,7 +213,8 @@ def _label_over_sub(surface: pygame.Surface, t: th.Theme, inner: pygame.Rect, la
     label_h = min(room, max(least, min(room - t.px(6), big.get_height() + big.get_linesize() * (n_label - 1))))
     top = max(inner.y, inner.centery - (label_h + sub_h) // 2)
     box = pygame.Rect(inner.x, top, inner.width, label_h)
-    text(surface, t, label, box, size=size, colour=colour, bold=True, lines=n_label)
+    text(surface, t, label, _clear_of(t, label, box, size, n_label, clear), size=size, colour=colour, bold=True,
+         lines=n_label)
     text(surface, t, sub, pygame.Rect(inner.x, box.bottom, inner.width, sub_h), size=th.READABLE, colour=colour,
          lines=n_sub)
 

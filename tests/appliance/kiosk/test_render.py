@@ -197,6 +197,11 @@ def check_drawn(view, size, frame, path) -> None:
         assert box.x - 2 <= drawn.x and drawn.right <= box.right + 2, (text, drawn, box)
         assert box.y - 0.1 * box.height - 2 <= drawn.y and drawn.bottom <= box.bottom + 0.1 * box.height + 2, \
             (text, drawn, box)
+    key_box = Theme(*size).px(16)
+    keys = [drawn for text, drawn, box in texts if text.isdigit() and box.size == (key_box, key_box)]
+    for text, drawn, box in texts:  # a button's label keeps clear of its keyboard digit in the corner
+        if box.size != (key_box, key_box):
+            assert not any(drawn.colliderect(k) for k in keys), (text, drawn, keys)
     if size == (800, 480):
         for rect, cid in hits:
             smallest = 36 if cid.startswith("key:") or cid == "shift" else 56  # the on-screen keyboard is denser
@@ -278,21 +283,17 @@ def test_eight_long_cyrillic_names_on_the_score_sheet_each_show_their_start_insi
     app.setup.game_kind = "yacht"
     app.start_game()
     app.choose("sheet")
-    drawn = []
-    fitted = widgets.fitted_font
+    fitted, last = widgets.fitted_font, {}
 
-    def spy(*args, **kw):
-        font, lines = fitted(*args, **kw)
-        drawn.append(lines)
-        return font, lines
+    def spy(*args, **kw):  # the lines of the latest fit: the ones the next drawn text shows
+        font, last["lines"] = fitted(*args, **kw)
+        return font, last["lines"]
 
     monkeypatch.setattr(widgets, "fitted_font", spy)
-    monkeypatch.setattr(widgets, "text_hook", lambda content, rect, box: drawn.append((content, rect, box)))
     shown = {}
+    monkeypatch.setattr(widgets, "text_hook", lambda content, rect, box: shown.update({content: (last["lines"], rect, box)}))
     for _ in range(6):  # the pages of 3 players each, upper and lower half
-        drawn.clear()
         draw(pygame.Surface(size), app.view(), Theme(*size))
-        shown.update({item[0]: (lines, item[1], item[2]) for lines, item in zip(drawn[::2], drawn[1::2])})
         app.choose("page")
     for name in LONG_NAMES:
         lines, rect, box = shown[name]
