@@ -198,7 +198,7 @@ def format_errors(results: list[Result]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The evaluation's options beside ``--manifest`` (shared with ``dicetable read --manifest``)."""
-    parser.add_argument("--split", choices=("train", "val", "all"), default="val",
+    parser.add_argument("--split", choices=("train", "val", "all"), default=None,  # None: not given (val)
                         help="score the validation photos the learned parts never saw (default), the "
                              "training photos, or all")
     parser.add_argument("--errors", action="store_true", help="also list every photo not read exactly")
@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="manifests to score (default: both photo sets beside the repository)")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return evaluate_manifests(args.manifest, args.split, args.errors)
+    return evaluate_manifests(args.manifest, args.split or "val", args.errors)
 
 
 if __name__ == "__main__":

@@ -74,10 +74,15 @@ def run(args: argparse.Namespace) -> int:
             also = f" ({photos[0]} is a photo, not a manifest)" if photos else ""
             print(f"dicetable read: give IMAGEs or --manifest, not both{also}", file=sys.stderr)
             return 2
-        return evaluate.evaluate_manifests(args.manifest, args.split, args.errors, reader=read_dice,
+        return evaluate.evaluate_manifests(args.manifest, args.split or "val", args.errors, reader=read_dice,
                                            prog="dicetable read")
     if not args.images:
         print("dicetable read: no IMAGE given (or use --manifest CSV)", file=sys.stderr)
+        return 2
+    if args.split is not None or args.errors:  # they score labelled photos; an IMAGE has no label
+        given = f"--split {args.split}" if args.split is not None else "--errors"
+        print(f"dicetable read: {given} scores labelled photos and goes with --manifest CSV, not with IMAGEs",
+              file=sys.stderr)
         return 2
     reference = None
     if args.reference is not None:

@@ -7,6 +7,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from appliance.cli import main
 
@@ -63,6 +64,14 @@ def test_read_with_a_reference_and_bad_arguments(tmp_path, capsys):
     # --manifest takes every name after it: a photo given after it is not read as a manifest.
     assert main(["read", "--manifest", str(tmp_path / "m.csv"), str(a)]) == 2
     assert f"not both ({a} is a photo, not a manifest)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", [["--split", "train"], ["--errors"]])
+def test_read_refuses_a_scoring_option_with_images_instead_of_ignoring_it(tmp_path, capsys, option):
+    a = _photo(tmp_path / "a.png", [5])
+    assert main(["read", str(a), *option]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"{option[0]}" in captured.err and "goes with --manifest" in captured.err
 
 
 def test_read_manifest_prints_the_per_source_table(tmp_path, capsys):
