@@ -772,7 +772,9 @@ def _check_existing(path: Path) -> str | None:
         if bad:
             return _("the file is damaged")
     except sqlite3.Error as exc:  # "file is not a database", "database disk image is malformed", ...
-        log.warning("%s cannot be read: %s", path, exc)  # SQLite's English to the journal, not the screen
+        # SQLite's English to the kiosk's journal (it logs INFO), not to a command's stderr, which
+        # says the reason in its own words once.
+        log.info("%s cannot be read: %s", path, exc)
         return _("the file is damaged")
     finally:
         db.close()

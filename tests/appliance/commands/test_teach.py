@@ -4,6 +4,7 @@ read and watch with --state read with the table's adaptation, and without it as 
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -310,7 +311,8 @@ def test_a_manifest_box_that_misses_its_die_teaches_the_others_and_nothing_as_no
 ])
 @pytest.mark.parametrize("how", [["--values", "3 4 5"], ["--forget"]])
 def test_teaching_into_a_store_it_cannot_use_refuses_and_leaves_the_kiosks_games_where_they_are(
-        photos, taught, capsys, spoil, said, how):
+        photos, taught, capsys, caplog, spoil, said, how):
+    caplog.set_level(logging.INFO)
     spoil(taught / "dicetable.sqlite3")
     before = _files(taught)
     args = ["teach", *([str(photos[0])] if how[0] == "--values" else []), *how, "--state", str(taught)]
@@ -318,6 +320,9 @@ def test_teaching_into_a_store_it_cannot_use_refuses_and_leaves_the_kiosks_games
     err = capsys.readouterr().err
     assert f"cannot be used ({said}): the kiosk puts them aside for the staff at its next start" in err
     assert "nothing was changed" in err and "Traceback" not in err
+    # Said once, in the command's words: SQLite's is for the kiosk's journal (INFO), and a command,
+    # which configures no logging, prints only warnings and worse.
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
     assert _files(taught) == before
 
 
