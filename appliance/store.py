@@ -644,6 +644,8 @@ def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
     that lost its power there may then miss its last actions. Raises StoreError naming the file: not
     there, not a Dice Table store, or unreadable."""
     path = Path(path)
+    if not path.exists():  # said as teach says it: the path itself is wrong, not the store in it
+        raise StoreError(errno.ENOENT, f"{path} does not exist (a mistyped path? the kiosk's is the config's state_dir)")
     if path.is_dir():
         path = path / FILENAME
     if not path.is_file():

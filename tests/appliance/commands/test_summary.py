@@ -51,6 +51,13 @@ def test_a_damaged_or_missing_store_is_a_clear_error_and_changes_nothing(tmp_pat
         assert (tmp_path / "dicetable.sqlite3").read_bytes() == content
 
 
+def test_a_state_directory_that_does_not_exist_is_said_as_a_mistyped_path(tmp_path, capsys):
+    assert main(["summary", "--state", str(tmp_path / "nope")]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'nope'} does not exist (a mistyped path?" in err and err.count("\n") == 1
+    assert not (tmp_path / "nope").exists()
+
+
 def test_an_image_that_is_not_png_is_refused(tmp_path, capsys):
     evening(tmp_path)
     assert main(["summary", "--state", str(tmp_path), "--png", str(tmp_path / "x.jpg")]) == 1

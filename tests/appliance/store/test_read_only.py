@@ -103,9 +103,11 @@ def test_opening_read_only_refuses_another_schema_or_a_foreign_file_and_changes_
 
 
 def test_opening_read_only_refuses_a_damaged_or_missing_file_and_creates_nothing(tmp_path):
-    with pytest.raises(StoreError, match="no saved games there"):
+    with pytest.raises(StoreError, match="nowhere does not exist"):
         Store.open_read_only(tmp_path / "nowhere")
     assert not (tmp_path / "nowhere").exists()
+    with pytest.raises(StoreError, match="no saved games there"):  # a directory without the store
+        Store.open_read_only(tmp_path)
     (tmp_path / FILENAME).write_bytes(b"not a database at all" * 100)
     with pytest.raises(StoreError, match="cannot be read"):
         Store.open_read_only(tmp_path)

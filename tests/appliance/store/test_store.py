@@ -329,7 +329,8 @@ def test_a_saved_game_reads_back_as_its_game_log_without_changing_the_file(tmp_p
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda d: d / "nothing", "no saved games there"),
+    (lambda d: d / "nothing", "nothing does not exist (a mistyped path?"),
+    (lambda d: d, "no saved games there"),
     (lambda d: _sqlite(d / "other.db"), "not a Dice Table store"),
     (lambda d: _two_games(d), "no game 7 (games 1-2)"),
 ])
