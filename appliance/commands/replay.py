@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
         return replay_lines(lines, f"game {game_id}", as_json=args.json, out=sys.stdout, err=sys.stderr)
     if args.game is not None:
-        print(f"dicetable replay: --game needs the saved games, and {args.log} is a game log", file=sys.stderr)
+        what = "is a game log" if args.log == "-" or os.path.exists(args.log) else "does not exist"
+        print(f"dicetable replay: --game needs the saved games, and {args.log} {what}", file=sys.stderr)
         return 2
     try:
         if args.log == "-":

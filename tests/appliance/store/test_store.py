@@ -361,6 +361,8 @@ def test_replay_takes_the_saved_games_and_a_game_id(tmp_path, capsys):
     assert '"Ann"' in capsys.readouterr().out
     assert main(["replay", str(state), "--game", "9"]) == 1
     assert "no game 9" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "nowhere"), "--game", "1"]) == 2  # a mistyped path, not a log
+    assert f"{tmp_path / 'nowhere'} does not exist" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("damage", [b"", bytes(range(256)) * 80])
