@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     yacht = games.add_parser("yacht", help="declared Yacht: what to declare, what to keep",
                              description="The solitaire optimum of declared Yacht (RULES.md §3).")
-    yacht.add_argument("--roll", nargs="+", type=int, metavar="FACE", help="the five dice, e.g. 5 5 2 2 1")
+    yacht.add_argument("--roll", nargs="+", metavar="FACE",
+                       help='the five dice, e.g. 5 5 2 2 1 (or quoted, as teach --values takes them: "5 5 2 2 1")')
     yacht.add_argument("--used", action="append", default=[], metavar="CATEGORIES",
                        help="categories already used, comma-separated (may repeat), e.g. full_house,yacht")
     yacht.add_argument("--declared", metavar="CATEGORY", help="the category declared this turn: advise the keep")
@@ -83,6 +84,16 @@ def _faces(dice) -> str:
     return " ".join(map(str, dice)) or "-"
 
 
+def _faces_given(words: list[str]) -> list[int]:
+    """``--roll``'s dice, given apart (5 5 2 2 1) or in one quoted word ("5 5 2 2 1", "5,5,2,2,1").
+    Raises ValueError naming a word that is not a number."""
+    faces = [w for word in words for w in word.replace(",", " ").split()]
+    for w in faces:
+        if not w.lstrip("-").isdigit():
+            raise ValueError(f"--roll takes the dice as numbers 1-6 (e.g. 5 5 2 2 1), got {w!r}")
+    return [int(w) for w in faces]
+
+
 def _yacht(args: argparse.Namespace) -> dict:
     from appliance.coach.yacht_advice import coach_for
     from appliance.coach.yacht_solver import YachtRules, used_mask
@@ -107,7 +118,7 @@ def _yacht(args: argparse.Namespace) -> dict:
             "text": [f"{heading}: {open_count} categories open, {value:.2f} points expected to the game's end"],
         }
 
-    roll = list(check_dice(args.roll))
+    roll = list(check_dice(_faces_given(args.roll)))
     if args.declared in used:
         raise ValueError(f"--declared {args.declared} is also in --used: a category is declared once a game, "
                          "so a used one cannot be declared")

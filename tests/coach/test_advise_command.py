@@ -24,6 +24,12 @@ def test_best_declaration_with_the_next_best_ones_as_json(capsys, default_cache)
     assert ranked[0]["total"] >= ranked[-1]["total"]
 
 
+@pytest.mark.parametrize("roll", [["5 5 2 2 1"], ["5,5,2,2,1"], ["5 5", "2 2", "1"]])
+def test_the_roll_may_be_one_quoted_word_as_teach_takes_its_values(capsys, default_cache, roll):
+    status, out, _ = advise(capsys, "yacht", "--roll", *roll, "--json")
+    assert status == 0 and json.loads(out)["roll"] == [1, 2, 2, 5, 5]
+
+
 def test_best_declaration_as_text_shows_the_top_five(capsys, default_cache):
     status, out, _ = advise(capsys, "yacht", "--roll", "5", "5", "2", "2", "1")
     lines = out.splitlines()
@@ -54,6 +60,7 @@ def test_no_roll_gives_the_expected_value_of_the_position(capsys, default_cache)
     [
         (["--roll", "5", "5", "2", "2"], "five dice"),
         (["--roll", "5", "5", "2", "2", "9"], "five dice"),
+        (["--roll", "5 5 2 2 x"], "numbers 1-6 (e.g. 5 5 2 2 1), got 'x'"),
         (["--roll", "5", "5", "2", "2", "1", "--used", "bonus"], "unknown category"),
         (["--roll", "5", "5", "2", "2", "1", "--declared", "bonus"], "unknown category"),
         (["--roll", "5", "5", "2", "2", "1", "--rolls-left", "1"], "--declared"),
