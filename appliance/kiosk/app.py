@@ -93,15 +93,18 @@ class Hooks:
 
 @dataclass
 class Banner:
-    """The announcement on screen and the store's seq to mark once it showed. ``reword``, when
-    given, words it again (in the language of the moment): a banner queued before the language
-    button was pressed shows in the new language (:meth:`worded`)."""
+    """The announcement on screen and the store's seq to mark once it showed, in the game
+    (``session``) whose action it announces: a game's last announcements may still show after the
+    next game started ("Play again" pressed under them). ``reword``, when given, words it again (in
+    the language of the moment): a banner queued before the language button was pressed shows in
+    the new language (:meth:`worded`)."""
 
     announcement: Announcement
     seq: int | None = None
     last_of_outcome: bool = True
     reword: Callable[[], Announcement] | None = None
     language: str = ""
+    session: Session | None = None
 
     def worded(self) -> Announcement:
         """The announcement in the active language."""
@@ -763,7 +766,7 @@ class App:
         for i, a in enumerate(items):
             self.banners.append(Banner(a, outcome.seq, last_of_outcome=i == len(items) - 1,
                                        reword=partial(_nth, session, events, self.drink_word, i),
-                                       language=i18n.language()))
+                                       language=i18n.language(), session=session))
         if self.session is not None and self.session.over:
             self._ended(self.session)
             self.screen = "over"
@@ -781,8 +784,8 @@ class App:
         self.banner = self.banners.popleft()
         # A queue that grows (a fast table) moves faster, so the screen never lags far behind.
         self.banner_until = now + (self.banner_s if not self.banners else max(1.2, self.banner_s / (1 + len(self.banners))))
-        if self.banner.last_of_outcome and self.session is not None:
-            self.session.announced(self.banner.seq)
+        if self.banner.last_of_outcome and self.banner.session is not None:
+            self.banner.session.announced(self.banner.seq)
 
     def _ended(self, session: Session) -> None:
         if self.store is None and all(s is not session for s in self._ended_sessions):

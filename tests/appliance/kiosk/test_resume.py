@@ -125,6 +125,28 @@ def test_a_restart_on_the_winner_screen_comes_back_to_the_winner_screen(tmp_path
     assert again.evening() == app.evening()  # the totals are the ones the winner screen showed
 
 
+def test_a_game_played_again_under_the_last_ones_announcements_marks_them_in_that_game(tmp_path):
+    """"Play again" pressed while the won game's result is still being announced: those
+    announcements are marked shown in the won game, so a restart comes back to the newer game's
+    winner screen, not to the older one's result said again."""
+    app = kiosk(tmp_path)
+    app.setup.game_kind, app.setup.seats = "maexle", ["Ann", "Bo"]
+    app.rules = {"maexle": {"limit": 1}}
+    assert app.start_game()
+    app.choose("announce:54")
+    app.choose("reveal")
+    app.on_reading(reading(6, 3))  # game 1 won; its result still queued
+    assert app.screen == "over" and app.banners
+    app.choose("again")
+    app.choose("announce:54")
+    app.choose("reveal")
+    app.on_reading(reading(6, 3))  # game 2 won too
+    seen(app)
+    again = kiosk(tmp_path)
+    assert again.resume()
+    assert again.session.game_id == 2 and again.screen == "over" and not again.banners
+
+
 def test_a_restart_after_leaving_the_winner_screen_comes_back_on_the_setup_screen(tmp_path):
     app = kiosk(tmp_path)
     _maexle_to_the_winner_screen(app)
