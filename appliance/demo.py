@@ -326,12 +326,7 @@ class ScriptedEvening:
         import pygame
 
         self.clear_banners()
-        # A person looks at a screen before tapping it: the kiosk drops a tap so soon after the last
-        # one, on a changed screen, as the same finger's bounce (appliance.kiosk.loop.TAP_GUARD_S).
-        from appliance.kiosk.loop import TAP_GUARD_S
-
-        while self.now - self._tapped_at <= TAP_GUARD_S:
-            self.frame()
+        self._look()
         self.kiosk.redraw()
         self._maybe_shot()
         rect = next((r for r, c in self.kiosk.hits if c == cid), None)
@@ -346,10 +341,22 @@ class ScriptedEvening:
         self._tapped_at = self.now
         self.frame(draw=True)
 
+    def _look(self) -> None:
+        """A person looks at a screen before pressing on it: the kiosk drops a tap so soon after the
+        last one, on a changed screen, as the same finger's bounce (appliance.kiosk.loop.TAP_GUARD_S),
+        and a press so soon after a settled roll changed the screen as aimed at the one before
+        (appliance.kiosk.app.ROLL_GUARD_S)."""
+        from appliance.kiosk.app import ROLL_GUARD_S
+        from appliance.kiosk.loop import TAP_GUARD_S
+
+        while self.now - self._tapped_at <= TAP_GUARD_S or self.now - self.app.roll_changed_at <= ROLL_GUARD_S:
+            self.frame()
+
     def key(self, name: str) -> None:
         """Press a key (pygame key name), as a USB keypad would."""
         import pygame
 
+        self._look()
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(name), mod=0, unicode="",
                                              scancode=0))
         self.frame(draw=True)

@@ -60,6 +60,10 @@ ANSWER_PAUSE_S = 0.6
 # s: a key (digit, Enter) pressed this soon after a key press that changed the choices on screen was
 # aimed at the screen before (a key pressed twice: the menu's "1 Undo", then the game's "1 Reveal").
 KEY_GUARD_S = 0.4
+# s: a press (tap, digit, Enter) this soon after a settled roll changed the choices on screen (closed
+# the menu, brought the game's next step) was aimed at the screen before: the menu's "2 End this
+# game" must not become the game's "2: announce 32".
+ROLL_GUARD_S = 0.4
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
@@ -188,6 +192,7 @@ class App:
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
         self._key_changed_at = float("-inf")   # clock s of the last key press that changed the choices
+        self.roll_changed_at = float("-inf")  # clock s of the last settled roll that changed them (ROLL_GUARD_S)
         self._earlier = None  # the read-only store whose evening this one goes on (None after "New evening")
         if self.store is None and self.read_only is not None:
             self._earlier = self.read_only
@@ -371,10 +376,13 @@ class App:
             return
         outcome = self.session.dice(reading)
         if outcome.accepted:
+            before = (self.screen, self._enabled_ids())
             self.screen, self.play.sub = "play", ""
             self.message = ""  # a "cannot read" about an earlier throw is over: this one counted
             self._sound("settled")
             self.took(outcome)
+            if (self.screen, self._enabled_ids()) != before:
+                self.roll_changed_at = self.clock()
         elif outcome.problem:
             self.say(problem_text(outcome.problem))
 
@@ -423,9 +431,13 @@ class App:
 
     def press(self, cid: str) -> None:
         """A person pressed choice ``cid`` (a tap, a digit, Enter): :meth:`choose`, except a
-        question's "yes" sooner than CONFIRM_PAUSE_S after the question showed, and any press sooner
-        than ANSWER_PAUSE_S after a question was answered (both are dropped)."""
+        question's "yes" sooner than CONFIRM_PAUSE_S after the question showed, any press sooner
+        than ANSWER_PAUSE_S after a question was answered, and any sooner than ROLL_GUARD_S after a
+        settled roll changed the choices (all are dropped)."""
         now = self.clock()
+        if now - self.roll_changed_at < ROLL_GUARD_S and cid != "dismiss":  # an announcement only goes
+            log.info("%r %.2f s after a settled roll changed the screen dropped", cid, now - self.roll_changed_at)
+            return
         since = now - self.confirm.asked_at
         if self.screen == self.confirm.name and cid == "yes" and since < CONFIRM_PAUSE_S:
             log.info("\"yes\" %.2f s after the question dropped: too soon to be its answer", since)

@@ -8,7 +8,7 @@ import numpy as np
 import pygame
 
 from appliance.inputs import Command, CommandQueue, GpioButtons
-from appliance.kiosk.app import App, Hooks
+from appliance.kiosk.app import ROLL_GUARD_S, App, Hooks
 from appliance.kiosk.camera import CameraPipeline
 from appliance.kiosk.loop import Kiosk
 from vision.reading import DiceReading, Die, no_dice, unreadable, wrong_count
@@ -101,14 +101,15 @@ class Rig:
             self.kiosk.step()
             self.now += 1 / FPS
 
-    def throw(self, *values: int, cup: bool = False) -> DiceReading | None:
-        """Dice thrown (or the cup lifted off them); frames until the camera settles (or 3 s)."""
+    def throw(self, *values: int, cup: bool = False, look: bool = True) -> DiceReading | None:
+        """Dice thrown (or the cup lifted off them); frames until the camera settles (or 3 s), and
+        (``look``) until the table has looked at what the screen shows then (a press sooner is dropped)."""
         n = len(self.settled)
         self.table.throw(*values)
         for _ in range(90):
             self.frames()
             if len(self.settled) > n:
-                self.frames(2)
+                self.frames(round(ROLL_GUARD_S * FPS) + 1 if look else 1)
                 return self.settled[-1]
         return None
 
@@ -283,6 +284,25 @@ def test_biscuit_with_picks_duel_rule_and_thumbs(rig):
     rig.tap("menu")
     rig.tap("end"); rig.frames(int(FPS)); rig.tap("yes")  # the answer, not a double tap
     assert rig.app.screen == "over" and s.ended
+
+
+@pytest.mark.parametrize("by", ["key", "tap"])
+def test_a_press_in_the_instant_a_roll_closed_the_menu_is_dropped_not_taken_by_the_game(rig, by):
+    """The menu is open when the camera settles a roll, and the game's next step comes up in its
+    place: a digit or a tap in that instant was aimed at the menu, not at the category now under it."""
+    start(rig, "yacht", ["Ann"])
+    s = rig.app.session
+    rig.tap("menu")
+    rig.throw(6, 6, 5, 5, 3, look=False)
+    assert rig.app.screen == "play" and s.need.kind == "declare"
+    if by == "key":
+        rig.key("1")  # meant for the menu's "1 Undo"
+    else:
+        rig.tap(rig.app.view().choices[0].id)
+    assert s.need.kind == "declare"  # nothing declared
+    rig.frames(round(ROLL_GUARD_S * FPS))
+    rig.key("1")
+    assert s.need.kind == "reroll"
 
 
 def test_a_whole_game_of_yacht_by_keys_and_touch(rig):
