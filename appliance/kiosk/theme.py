@@ -7,6 +7,7 @@ small screen. Colours are high-contrast light-on-dark (a bar is dim; dark screen
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,22 @@ def font_file(bold: bool = False) -> Path | None:
         return Path(found)
     log.warning("DejaVu Sans not found (apt install fonts-dejavu-core): Latvian and Cyrillic may not show")
     return None
+
+
+@functools.cache
+def _glyphs(bold: bool):
+    """A small font of the kiosk's file, to ask which characters it has (``drawable``)."""
+    import pygame
+
+    pygame.font.init()
+    path = font_file(bold)
+    return pygame.font.Font(str(path) if path else None, 12)
+
+
+def drawable(text: str) -> bool:
+    """True when the kiosk's fonts, regular and bold, have a glyph for every character of ``text``
+    (a name typed with an emoji would show as empty boxes on every screen)."""
+    return all(m is not None for bold in (False, True) for m in _glyphs(bold).metrics(text))
 
 
 @dataclass

@@ -6,6 +6,7 @@ from appliance import i18n
 from appliance.i18n import _
 from appliance.kiosk import seat_names, view
 from appliance.kiosk.screens import Screen
+from appliance.kiosk.theme import drawable
 from appliance.table import find_table, kinds
 
 MAX_NAME = 14  # characters: a name must fit a score sheet column
@@ -110,8 +111,11 @@ class NamesScreen(Screen):
         self.app.screen = "setup"
 
     def type(self, ch: str) -> None:
-        """Type ``ch`` (a name has at most MAX_NAME characters); ⇧ is let go."""
-        if len(self.typed) + len(ch) <= MAX_NAME:
+        """Type ``ch`` (a name has at most MAX_NAME characters); ⇧ is let go. A character the
+        kiosk's font cannot draw (an emoji from a keyboard) is refused with a message."""
+        if not drawable(ch):
+            self.app.say(_("The screen cannot show that character"))
+        elif len(self.typed) + len(ch) <= MAX_NAME:
             self.typed += ch
         self.shift = False
 

@@ -90,3 +90,15 @@ def test_the_keyboards_have_sharp_s_and_the_hard_sign():
     tap_out(app, "Подъячев")
     app.choose("named")
     assert app.setup.seats[-2:] == ["Strauß", "Подъячев"]
+
+
+def test_a_character_the_screen_cannot_show_is_refused_with_a_message():
+    """A USB keyboard (or a phone's) may send an emoji: the font has no glyph for it, and the name
+    would show as empty boxes on every screen; letters of the four languages go in."""
+    from appliance.inputs import Command
+
+    app = App(clock=lambda: 0.0)
+    app.choose("seat:0")
+    for ch in "ZoëЖ🎲":
+        app.handle(Command("text", ch, source="key"))
+    assert app.names.typed == "ZoëЖ" and app.message == "The screen cannot show that character"
