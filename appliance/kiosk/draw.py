@@ -671,7 +671,7 @@ def _hand(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> i
         if i == view.dice_focus:
             pygame.draw.rect(surface, th.ACCENT, r.inflate(t.px(12), t.px(12)), width=max(2, t.px(4)),
                              border_radius=side // 5)
-        w.die(surface, r, int(c.label))
+        w.die(surface, r, view.dice[i])  # 0: blank, not set yet
         hits.append((r, c.id))
         x += side + 4 * m
     return body.y - m

@@ -214,9 +214,11 @@ def _describe(action: dict, kind: str) -> str:
 
 
 def hand(dice: list[int], focus: int) -> View:
-    """The hand entry: the dice as entered so far, ``focus`` the die a digit sets next."""
-    choices = [Choice(f"die:{i}", str(v)) for i, v in enumerate(dice)]
-    choices += [Choice("back", _("Cancel"), style="quiet"), Choice("handok", _("OK"), style="primary")]
+    """The hand entry: the dice as entered so far (0: blank, not set yet), ``focus`` the die a digit
+    sets next. OK is greyed out until every die has a face."""
+    choices = [Choice(f"die:{i}", str(v) if v else "") for i, v in enumerate(dice)]
+    choices += [Choice("back", _("Cancel"), style="quiet"),
+                Choice("handok", _("OK"), style="disabled" if 0 in dice else "primary")]
     return View("hand", title=_("Enter the dice"), prompt=_("Tap a die to turn it (or type 1-6)"),
                 choices=choices, dice=list(dice), dice_focus=focus)
 

@@ -84,14 +84,15 @@ class HandScreen(Dialog):
         self.back_to = ""
 
     def open(self, n: int, start: list[int] | None, *, replace: bool, done=None, back_to: str = "") -> None:
-        """Show the entry for ``n`` dice, starting from ``start`` (else all ones). ``done``: a
+        """Show the entry for ``n`` dice, starting from ``start`` (else blank: OK waits until every
+        die has a face, so a stray OK enters no roll of ones, a Yacht in Yacht). ``done``: a
         callable OK gives the dice to (a list of ints 1-6) instead of the game, ``back_to`` the
         screen Cancel then returns to."""
         self.done, self.back_to = done, back_to
         self.replace = replace
         # the misread roll this entry corrects (it replaces the last roll), for the table's taught dice
         self.misread = tuple(start) if replace and start else None
-        self.dice = start or [1] * n
+        self.dice = list(start) if start else [0] * n  # 0: a blank die, not yet set
         self.focus = 0
         self.app.screen = self.name
 
@@ -125,6 +126,9 @@ class HandScreen(Dialog):
         """OK: the dice entered are the roll (in place of the last one, when it replaces it), or
         what the one who asked for them (``done``) takes."""
         app = self.app
+        if 0 in self.dice:  # OK is greyed out then; a key or a tap that races the view is told why
+            app.say(_("Set every die first: tap it, or type 1-6"))
+            return
         if self.done is not None:
             self.done(list(self.dice))
             return

@@ -424,7 +424,22 @@ def test_quick_taps_on_the_same_die_each_turn_it(rig):
     for _ in range(3):
         touch(at)
         rig.frames(2)
-    assert rig.app.hand.dice[0] == 4
+    assert rig.app.hand.dice[0] == 3  # blank, then 1, 2, 3
+
+
+def test_a_new_roll_entered_by_hand_starts_blank_and_ok_waits_for_every_die(rig):
+    """A stray OK on the hand entry must not enter five ones (a Yacht, in Yacht)."""
+    start(rig, "yacht", ["Ann"])
+    rig.tap("fix")
+    rig.tap("hand")
+    assert rig.app.hand.dice == [0] * 5
+    assert [c.style for c in rig.app.view().choices if c.id == "handok"] == ["disabled"]
+    rig.key("return")  # Enter: OK, which says what is missing
+    assert rig.app.screen == "hand" and rig.app.session.game.actions == [] and "Set every die" in rig.app.message
+    for key in "66553":
+        rig.key(key)
+    rig.tap("handok")
+    assert rig.app.session.game.actions == [{"roll": [6, 6, 5, 5, 3]}]
 
 
 def test_a_misread_roll_that_ended_the_game_is_corrected_on_the_winner_screen(mock_pins, tmp_path):
@@ -584,4 +599,4 @@ def test_on_the_hand_entry_a_digit_that_is_no_die_value_does_nothing(rig):
     rig.tap("hand")
     for key in ("7", "8", "9", "0"):
         rig.key(key)
-    assert rig.app.screen == "hand" and rig.app.session.game.actions == [] and rig.app.hand.dice == [1] * 5
+    assert rig.app.screen == "hand" and rig.app.session.game.actions == [] and rig.app.hand.dice == [0] * 5
