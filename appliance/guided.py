@@ -41,11 +41,14 @@ Area = tuple[int, int, int, int]
 class Progress:
     """How far the guided setup got. step: one of STEPS, or DONE; results: step -> what came of it
     ("confirmed", "locked", "taken", "taught", "skipped"); first_throw: the newest taught throw's id
-    when the teach step began (-1: it has not begun), so the throws taught in it are counted."""
+    when the teach step began (-1: it has not begun), so the throws taught in it are counted;
+    dice: how many dice the players throw in the teach step, once they chose another number (0:
+    not chosen, the game's), so that it survives a pulled plug."""
 
     step: str = STEPS[0]
     results: dict[str, str] = field(default_factory=dict)
     first_throw: int = -1
+    dice: int = 0
 
     @property
     def done(self) -> bool:
@@ -54,7 +57,8 @@ class Progress:
 
     def to_text(self) -> str:
         """The store's text of it."""
-        return json.dumps({"step": self.step, "results": self.results, "first_throw": self.first_throw})
+        return json.dumps({"step": self.step, "results": self.results, "first_throw": self.first_throw,
+                           "dice": self.dice})
 
     @classmethod
     def from_text(cls, text: str | None) -> Progress | None:
@@ -66,7 +70,8 @@ class Progress:
             if step not in STEPS + (DONE,):
                 raise ValueError(step)
             results = {str(k): str(v) for k, v in dict(data.get("results", {})).items() if k in STEPS}
-            return cls(step, results, int(data.get("first_throw", -1)))
+            dice = int(data.get("dice", 0))
+            return cls(step, results, int(data.get("first_throw", -1)), dice if 1 <= dice <= 6 else 0)
         except (ValueError, TypeError, KeyError, AttributeError):
             if text:
                 log.warning("the guided setup's saved progress does not parse: it starts afresh")

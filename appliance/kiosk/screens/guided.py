@@ -90,6 +90,8 @@ class GuidedScreen(Screen):
         session = self.app.session
         if session is not None:  # the dice of the game being played (a Mäxle cup down: its two)
             self.dice = session.need.dice or len(session.last_roll or ()) or find_table(session.kind).dice
+        if self.progress.dice:  # the number the players chose before a pulled plug
+            self.dice = self.progress.dice
         self.app.screen = self.name
         self._enter(self.progress.step)
 
@@ -310,9 +312,11 @@ class GuidedScreen(Screen):
         return self.dice if self.progress.step == "teach" and not self.fitting and not self.decision else None
 
     def next_count(self, _arg: str) -> None:
-        """The players throw one die more (6, then 1 again)."""
+        """The players throw one die more (6, then 1 again); kept with the progress."""
         self.dice = self.dice % 6 + 1
         self.pending = None
+        self.progress.dice = self.dice
+        self._save()
 
     def taught(self) -> int:
         """Throws taught in this setup's teach step."""

@@ -162,6 +162,23 @@ def test_a_restart_mid_setup_comes_back_at_the_step_it_was_on(tmp_path, make_cam
         assert not guided.due(store) and store.image(guided.REFERENCE) is not None
 
 
+def test_a_restart_in_the_teach_step_keeps_the_number_of_dice_the_players_chose(tmp_path, make_camera):
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=make_camera())
+        to_teach(app)
+        assert app.guided.dice == 5
+        app.choose("dicecount")  # the table plays with six
+        # the plug is pulled here
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=make_camera())
+        app.open_guided(resume=True)
+        assert app.guided.progress.step == "teach" and app.guided.dice == 6
+    with Store.open(tmp_path) as store:  # a setup begun again from the menu asks for the game's dice
+        app = App(store=store, camera=make_camera())
+        app.open_guided()
+        assert app.guided.dice == 5
+
+
 def test_a_restart_after_a_lock_or_a_picture_shows_it_kept_not_asked_again(tmp_path, make_camera):
     with Store.open(tmp_path) as store:
         now = [0.0]
