@@ -7,7 +7,6 @@ small screen. Colours are high-contrast light-on-dark (a bar is dim; dark screen
 
 from __future__ import annotations
 
-import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,20 +87,19 @@ def font_file(bold: bool = False) -> Path | None:
     return None
 
 
-@functools.cache
-def _glyphs(bold: bool):
-    """A small font of the kiosk's file, to ask which characters it has (``drawable``)."""
-    import pygame
-
-    pygame.font.init()
-    path = font_file(bold)
-    return pygame.font.Font(str(path) if path else None, 12)
-
-
 def drawable(text: str) -> bool:
     """True when the kiosk's fonts, regular and bold, have a glyph for every character of ``text``
     (a name typed with an emoji would show as empty boxes on every screen)."""
-    return all(m is not None for bold in (False, True) for m in _glyphs(bold).metrics(text))
+    import pygame
+
+    # Opened afresh for each question (a key typed at human speed): a Font kept across a
+    # pygame.quit() (the demo's evening ends, a test's) would crash when asked again.
+    pygame.font.init()
+    for bold in (False, True):
+        path = font_file(bold)
+        if any(m is None for m in pygame.font.Font(str(path) if path else None, 12).metrics(text)):
+            return False
+    return True
 
 
 @dataclass

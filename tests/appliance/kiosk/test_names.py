@@ -102,3 +102,13 @@ def test_a_character_the_screen_cannot_show_is_refused_with_a_message():
     for ch in "ZoëЖ🎲":
         app.handle(Command("text", ch, source="key"))
     assert app.names.typed == "ZoëЖ" and app.message == "The screen cannot show that character"
+
+
+def test_asking_which_characters_the_screen_shows_survives_pygame_quit_between_evenings():
+    import pygame
+
+    from appliance.kiosk.theme import drawable
+
+    assert drawable("Jānis") and not drawable("🎲")
+    pygame.quit()  # the demo's evening ended; the next one types names again
+    assert drawable("Жанна") and not drawable("🍺")
