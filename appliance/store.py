@@ -753,7 +753,7 @@ def _check_existing(path: Path) -> str | None:
     try:
         db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
-        log.warning("%s cannot be opened: %s", path, exc)
+        log.info("%s cannot be opened: %s", path, exc)  # for the journal, as below
         return _("the file is damaged")
     try:
         (app,) = db.execute("PRAGMA application_id").fetchone()

@@ -1,5 +1,6 @@
 """The command line's stable surface: --version, --help lists every DESIGN.md subcommand."""
 
+import os
 import subprocess
 import sys
 
@@ -54,10 +55,11 @@ def test_a_size_out_of_its_range_or_form_is_refused_in_one_line(argv, message, c
 
 def test_a_warning_for_the_journal_is_said_after_the_commands_name(tmp_path):
     # Outside the kiosk no logging is set up: Python's last-resort handler printed it bare.
-    state = tmp_path / "state"
-    state.mkdir()
-    (state / "dicetable.sqlite3").write_bytes(b"SQLite format 3\x00" + b"\x5a" * 4000)
-    done = subprocess.run([sys.executable, "-m", "appliance", "teach", "--forget", "--state", str(state)],
-                          capture_output=True, text=True)
-    assert done.returncode == 2 and len(done.stderr.splitlines()) == 2, done.stderr
-    assert all(line.startswith("dicetable teach: ") for line in done.stderr.splitlines()), done.stderr
+    # The coach's cache that cannot be read is one: the tables are solved again, and it is said.
+    (tmp_path / "dicetable").mkdir()
+    (tmp_path / "dicetable" / "yacht-coach-v1-seed-fh0.npz").write_bytes(b"garbage")
+    env = {k: v for k, v in os.environ.items() if k not in ("CACHE_DIRECTORY", "STATE_DIRECTORY")}
+    done = subprocess.run([sys.executable, "-m", "appliance", "advise", "yacht", "--roll", "1", "2", "3", "4", "5"],
+                          capture_output=True, text=True, env={**env, "XDG_CACHE_HOME": str(tmp_path)})
+    assert done.returncode == 0 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("dicetable advise: yacht coach cache "), done.stderr
