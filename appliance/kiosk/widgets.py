@@ -102,12 +102,19 @@ def wrap(content: str, font, width: int) -> list[str]:
 
 
 def text(surface: pygame.Surface, t: th.Theme, content: str, box: pygame.Rect, *, size: float = 22,
-         colour: th.Colour = th.TEXT, bold: bool = False, align: str = "center", lines: int = 1) -> pygame.Rect:
+         colour: th.Colour = th.TEXT, bold: bool = False, align: str = "center", lines: int = 1,
+         keep_clear: pygame.Rect | None = None) -> pygame.Rect:
     """Draw ``content`` inside ``box`` (shrunk to fit, wrapped to at most ``lines`` lines), aligned
-    "center" | "left" | "right" horizontally and centred vertically. Returns the drawn rect."""
+    "center" | "left" | "right" horizontally and centred vertically. Returns the drawn rect.
+    ``keep_clear``: a rect at the box's left (a button's keyboard digit) the text must not touch:
+    where it would, the box is narrowed on both sides (a centred text stays centred) and the text
+    fitted again."""
     if not content:
         return pygame.Rect(box.x, box.y, 0, 0)
     font, placed = _placed(t, content, box, size, bold, align, lines)
+    if keep_clear is not None and any(r.colliderect(keep_clear) for _, r in placed):
+        box = box.inflate(-2 * max(0, keep_clear.right - box.x), 0)
+        font, placed = _placed(t, content, box, size, bold, align, lines)
     clip = surface.get_clip()
     surface.set_clip(box.inflate(2, 2).clip(clip) if clip else box)
     for line, r in placed:
@@ -172,29 +179,16 @@ def button(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, label: str, 
                          border_radius=radius + t.px(3))
     pad = t.px(6)
     inner = rect.inflate(-2 * pad, -2 * pad)
-    clear = None
+    clear = None  # the keyboard digit and a little air round it: a long label in a low button keeps off it
     if key:
         k = pygame.Rect(rect.x + t.px(4), rect.y + t.px(2), t.px(16), t.px(16))
-        clear = text(surface, t, key, k, size=KEY_SIZE, colour=fg if style != "normal" else th.MUTED, align="left")
+        drawn = text(surface, t, key, k, size=KEY_SIZE, colour=fg if style != "normal" else th.MUTED, align="left")
+        clear = drawn.inflate(t.px(4), t.px(2))
     if sub:
         _label_over_sub(surface, t, inner, label, sub, size, fg, clear)
     else:  # one line when it fits at th.READABLE (a name is not broken), else two
         one = fits(t, label, th.READABLE, inner, bold=True)
-        n = 1 if one else 2
-        text(surface, t, label, _clear_of(t, label, inner, size, n, clear), size=size, colour=fg, bold=True, lines=n)
-
-
-def _clear_of(t: th.Theme, label: str, box: pygame.Rect, size: float, lines: int,
-              key: pygame.Rect | None) -> pygame.Rect:
-    """``box``, or narrowed on both sides (the label stays centred) where the bold ``label`` drawn
-    in it would touch the button's keyboard digit ``key`` (a long label in a low button)."""
-    if key is None:
-        return box
-    near = key.inflate(t.px(4), t.px(2))
-    _, placed = _placed(t, label, box, size, True, "center", lines)
-    if not any(r.colliderect(near) for _, r in placed):
-        return box
-    return box.inflate(-2 * max(0, near.right - box.x), 0)
+        text(surface, t, label, inner, size=size, colour=fg, bold=True, lines=1 if one else 2, keep_clear=clear)
 
 
 def _label_over_sub(surface: pygame.Surface, t: th.Theme, inner: pygame.Rect, label: str, sub: str, size: float,
@@ -213,8 +207,7 @@ def _label_over_sub(surface: pygame.Surface, t: th.Theme, inner: pygame.Rect, la
     label_h = min(room, max(least, min(room - t.px(6), big.get_height() + big.get_linesize() * (n_label - 1))))
     top = max(inner.y, inner.centery - (label_h + sub_h) // 2)
     box = pygame.Rect(inner.x, top, inner.width, label_h)
-    text(surface, t, label, _clear_of(t, label, box, size, n_label, clear), size=size, colour=colour, bold=True,
-         lines=n_label)
+    text(surface, t, label, box, size=size, colour=colour, bold=True, lines=n_label, keep_clear=clear)
     text(surface, t, sub, pygame.Rect(inner.x, box.bottom, inner.width, sub_h), size=th.READABLE, colour=colour,
          lines=n_sub)
 
