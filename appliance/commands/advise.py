@@ -87,7 +87,7 @@ def _faces(dice) -> str:
 def _faces_given(words: list[str]) -> list[int]:
     """``--roll``'s dice, given apart (5 5 2 2 1) or in one quoted word ("5 5 2 2 1", "5,5,2,2,1").
     Raises ValueError naming a word that is not a number."""
-    faces = [w for word in words for w in word.replace(",", " ").split()]
+    faces = [w for word in words for w in argtypes.dice_words(word)]
     for w in faces:
         if not w.lstrip("-").isdigit():
             raise ValueError(f"--roll takes the dice as numbers 1-6 (e.g. 5 5 2 2 1), got {w!r}")

@@ -1,4 +1,4 @@
-"""Argument types shared by several subcommands (argparse ``type=`` callables).
+"""Argument types shared by several subcommands (argparse ``type=`` callables), and the dice words they share.
 
 Each raises ``argparse.ArgumentTypeError`` with a one-line reason, which argparse prints after the
 usage and turns into exit status 2.
@@ -9,6 +9,13 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+
+
+def dice_words(text: str) -> list[str]:
+    """The dice of one throw as written on a command line, word by word: "1 3 3 4 6" or
+    "1,3,3,4,6" (``teach --values``, ``advise yacht --roll``); their values are checked by the
+    command, which knows how many it needs."""
+    return text.replace(",", " ").split()
 
 
 def seed(text: str) -> int:

@@ -159,9 +159,9 @@ def _throws(args) -> list:
 
     out, given = [], {}
     for path, text in zip(args.images, args.values):
-        values = text.replace(",", " ").split()
+        values = argtypes.dice_words(text)
         said = given.setdefault(Path(path).resolve(), text)  # the same photo twice (kept once): which values?
-        if sorted(said.replace(",", " ").split()) != sorted(values):
+        if sorted(argtypes.dice_words(said)) != sorted(values):
             raise LabelError(f"{path}: given twice, with the values {said!r} and {text!r}: which are they?")
         frame = _image(path)
         try:
