@@ -376,12 +376,12 @@ class App:
             return
         outcome = self.session.dice(reading)
         if outcome.accepted:
-            before = (self.screen, self._enabled_ids())
+            before = self._shown()
             self.screen, self.play.sub = "play", ""
             self.message = ""  # a "cannot read" about an earlier throw is over: this one counted
             self._sound("settled")
             self.took(outcome)
-            if (self.screen, self._enabled_ids()) != before:
+            if self._shown() != before:
                 self.roll_changed_at = self.clock()
         elif outcome.problem:
             self.say(problem_text(outcome.problem))
@@ -467,6 +467,11 @@ class App:
 
     def _enabled_ids(self) -> list[str]:
         return [c.id for c in self.choices() if c.style != "disabled"]
+
+    def _shown(self) -> tuple[str, list[str]]:
+        """The screen and the choices it offers: when this changes under a press, the press was
+        aimed at what showed before (the key and roll guards, the keyboard's focus)."""
+        return self.screen, self._enabled_ids()
 
     def back(self) -> None:
         """Esc / Back: leave a sub-picker or a dialog."""
@@ -681,18 +686,18 @@ class App:
         if now - self._key_changed_at < KEY_GUARD_S and not faces:
             log.info("%s key %.2f s after one that changed the screen dropped", cmd.name, now - self._key_changed_at)
             return
-        before = (self.screen, self._enabled_ids())
+        before = self._shown()
         if cmd.name == "select":
             self.select(int(cmd.arg))
         else:
             self._activate()
-        if (self.screen, self._enabled_ids()) != before:
+        if self._shown() != before:
             self._key_changed_at = now
 
     def _focus(self) -> int:
         """The keyboard's focus, or -1 once the choices changed under it since it was moved (a
         throw settled, a question came): Enter then presses nothing it was not aimed at."""
-        if self.focus >= 0 and (self.screen, self._enabled_ids()) != self._focus_on:
+        if self.focus >= 0 and self._shown() != self._focus_on:
             self.focus = -1
         return self.focus
 
