@@ -204,12 +204,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--errors", action="store_true", help="also list every photo not read exactly")
 
 
-def evaluate_manifests(manifests, split: str = "val", errors: bool = False, out=None,
+def evaluate_manifests(manifests, split: str | None = None, errors: bool = False, out=None,
                        reader: Callable | None = None, prog: str = "python -m vision.evaluate") -> int:
-    """Read and score the photos of one or more manifests and print the per-source table to ``out``
-    (default stdout); returns an exit status: 0, or 2 when a manifest or a photo cannot be read or
-    they list no photo to score (said on stderr after ``prog: ``)."""
+    """Read and score the photos of one or more manifests (``split``: "train", "val" or "all"; None,
+    not given, is "val") and print the per-source table to ``out`` (default stdout); returns an
+    exit status: 0, or 2 when a manifest or a photo cannot be read or they list no photo to score
+    (said on stderr after ``prog: ``)."""
     out = out or sys.stdout
+    split = split or "val"
     names = ", ".join(str(m) for m in manifests)
     photos = []
     for manifest in manifests:
@@ -246,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="manifests to score (default: both photo sets beside the repository)")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return evaluate_manifests(args.manifest, args.split or "val", args.errors)
+    return evaluate_manifests(args.manifest, args.split, args.errors)
 
 
 if __name__ == "__main__":

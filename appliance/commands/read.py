@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             also = f" ({photos[0]} is a photo, not a manifest)" if photos else ""
             print(f"dicetable read: give IMAGEs or --manifest, not both{also}", file=sys.stderr)
             return 2
-        return evaluate.evaluate_manifests(args.manifest, args.split or "val", args.errors, reader=read_dice,
+        return evaluate.evaluate_manifests(args.manifest, args.split, args.errors, reader=read_dice,
                                            prog="dicetable read")
     if not args.images:
         print("dicetable read: no IMAGE given (or use --manifest CSV)", file=sys.stderr)
