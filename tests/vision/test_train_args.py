@@ -30,3 +30,14 @@ def test_a_negative_pip_weight_and_pips_with_mixup_are_refused_at_once(capsys):
             parse(argv)
         assert stop.value.code == 2 and says in capsys.readouterr().err
     assert parse(["--pips", "1"]).pips == 1.0 and parse([]).pips == 0.0
+
+
+def test_widths_are_counted_and_positive_or_refused_at_once(capsys):
+    assert parse(["--finder-widths", "16,40,80,128,224"]).finder_widths == (16, 40, 80, 128, 224)
+    assert parse(["--face-widths", "16,32,64,96"]).face_widths == (16, 32, 64, 96)
+    assert parse([]).finder_widths is None and parse([]).face_widths is None
+    for argv in (["--finder-widths", "16,32,64,96"], ["--face-widths", "16,32,x,96"],
+                 ["--finder-widths", "16,0,64,96,160"]):
+        with pytest.raises(SystemExit) as stop:
+            parse(argv)
+        assert stop.value.code == 2 and "positive whole numbers separated by commas" in capsys.readouterr().err

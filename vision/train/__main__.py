@@ -105,6 +105,19 @@ def _fit_gate(finder, faces, items):
     return face_fit.fit_gate(scores, face_probs, is_die)
 
 
+def _widths(n: int):
+    """An argparse type: ``n`` positive channel counts written "A,B,..."."""
+    def parse_widths(text: str) -> tuple[int, ...]:
+        try:
+            widths = tuple(int(v) for v in text.split(","))
+        except ValueError:
+            widths = ()
+        if len(widths) != n or min(widths) < 1:
+            raise argparse.ArgumentTypeError(f"{n} positive whole numbers separated by commas, not {text!r}")
+        return widths
+    return parse_widths
+
+
 def parse(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
     parser.add_argument("--manifest", type=Path, nargs="+", default=list(DEFAULT_MANIFESTS), metavar="CSV")
@@ -114,9 +127,11 @@ def parse(argv) -> argparse.Namespace:
                         help="throws on the appliance's synthetic table to train on (its cocked dice)")
     parser.add_argument("--finder-epochs", type=int, default=60)
     parser.add_argument("--views", type=int, default=2000, help="finder training views per epoch")
+    parser.add_argument("--finder-widths", type=_widths(5), metavar="A,B,C,D,E",
+                        help="the finder's five widths (default: vision.train.nets.Finder's)")
     parser.add_argument("--face-epochs", type=int, default=40)
     parser.add_argument("--crops", type=int, default=40000, help="face training crops per epoch")
-    parser.add_argument("--face-widths", type=lambda t: tuple(int(v) for v in t.split(",")), metavar="A,B,C,D",
+    parser.add_argument("--face-widths", type=_widths(4), metavar="A,B,C,D",
                         help="the face reader's four widths (default: vision.train.nets.FaceNet's)")
     parser.add_argument("--teacher", type=Path, nargs="+", default=[], metavar="ONNX",
                         help="trained face readers (face.onnx) the new one also learns from: their mean logits")
@@ -161,7 +176,8 @@ def _finder(args, items, log):
         log(f"finder from {args.finder}")
     else:
         net = finder_fit.train(items, epochs=args.finder_epochs, per_epoch=args.views, seed=args.seed,
-                               weights=_source_weights(items, args.synthetic_share), log=log)
+                               weights=_source_weights(items, args.synthetic_share),
+                               widths=args.finder_widths, log=log)
         finder_fit.export(net, args.out / "finder.onnx")
         torch.save(net.state_dict(), args.out / "finder.pt")  # for looking into it later; not shipped
     return DieFinder(args.out / "finder.onnx")

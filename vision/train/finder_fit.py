@@ -55,12 +55,13 @@ def losses(out: torch.Tensor, heat, size, offset, size_mask, offset_mask, weight
 
 
 def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batch: int = 16,
-          lr: float = 3e-3, weights=None, log=print) -> Finder:
+          lr: float = 3e-3, weights=None, widths: tuple[int, ...] | None = None, log=print) -> Finder:
     """A finder trained on augmented views of ``items`` (fixed seed: the same run twice gives the
-    same weights on the same machine). Returns the model in eval mode."""
+    same weights on the same machine), its five ``widths`` (None: ``Finder``'s). Returns the model in
+    eval mode."""
     torch.manual_seed(seed)
     # Channels-last runs PyTorch's depthwise convolutions on the CPU about a fifth faster.
-    net = Finder().to(memory_format=torch.channels_last)
+    net = (Finder(widths) if widths else Finder()).to(memory_format=torch.channels_last)
     data = Views(items, per_epoch, seed, weights)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1, persistent_workers=False)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
