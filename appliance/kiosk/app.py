@@ -193,6 +193,9 @@ class App:
         self.acted_at = float("-inf")          # clock s when the session last took an action
         self._key_changed_at = float("-inf")   # clock s of the last key press that changed the choices
         self.roll_changed_at = float("-inf")  # clock s of the last settled roll that changed them (ROLL_GUARD_S)
+        # The choices the announcement hides where it was last drawn (the loop sets them): a key
+        # aimed at one of them was not aimed at what nobody could see.
+        self.under_banner: frozenset[str] = frozenset()
         self._earlier = None  # the read-only store whose evening this one goes on (None after "New evening")
         if self.store is None and self.read_only is not None:
             self._earlier = self.read_only
@@ -433,7 +436,12 @@ class App:
         """A person pressed choice ``cid`` (a tap, a digit, Enter): :meth:`choose`, except a
         question's "yes" sooner than CONFIRM_PAUSE_S after the question showed, any press sooner
         than ANSWER_PAUSE_S after a question was answered, and any sooner than ROLL_GUARD_S after a
-        settled roll changed the choices (all are dropped)."""
+        settled roll changed the choices (all are dropped). A key's press of a choice the
+        announcement hides (``under_banner``) only takes the announcement away, as a tap on it does."""
+        if self.banner is not None and cid in self.under_banner:
+            log.info("%r under the announcement: the announcement goes, nothing is pressed", cid)
+            self.dismiss_banner()
+            return
         now = self.clock()
         if now - self.roll_changed_at < ROLL_GUARD_S and cid != "dismiss":  # an announcement only goes
             log.info("%r %.2f s after a settled roll changed the screen dropped", cid, now - self.roll_changed_at)

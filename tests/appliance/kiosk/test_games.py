@@ -8,7 +8,7 @@ import numpy as np
 import pygame
 
 from appliance.inputs import Command, CommandQueue, GpioButtons
-from appliance.kiosk.app import ROLL_GUARD_S, App, Hooks
+from appliance.kiosk.app import KEY_GUARD_S, ROLL_GUARD_S, App, Hooks
 from appliance.kiosk.camera import CameraPipeline
 from appliance.kiosk.loop import Kiosk
 from vision.reading import DiceReading, Die, no_dice, unreadable, wrong_count
@@ -135,7 +135,11 @@ class Rig:
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=self.rect(cid).center, button=1, touch=False))
         self.frames()
 
-    def key(self, name: str) -> None:
+    def key(self, name: str, *, read: bool = True) -> None:
+        """A key; first (``read``) every announcement tapped away, as ``tap`` does: a key aimed at a
+        button under one only takes it away."""
+        if read:
+            self.dismiss()
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(name), mod=0, unicode="",
                                              scancode=0))
         self.frames()
@@ -305,7 +309,9 @@ def test_a_press_in_the_instant_a_roll_closed_the_menu_is_dropped_not_taken_by_t
     assert s.need.kind == "reroll"
 
 
-def test_a_whole_game_of_yacht_by_keys_and_touch(rig):
+def a_whole_game_of_yacht_by_keys_and_touch(rig) -> None:
+    """Ann alone plays 12 rounds, declaring by keypad, stopping by touch; the last tap leaves the
+    winner screen under its announcement."""
     start(rig, "yacht", ["Ann"])
     s = rig.app.session
     rolls = [(1, 1, 1, 2, 3), (2, 2, 2, 1, 1), (3, 3, 3, 4, 4), (4, 4, 4, 4, 1), (5, 5, 5, 2, 2), (6, 6, 6, 1, 2),
@@ -318,9 +324,32 @@ def test_a_whole_game_of_yacht_by_keys_and_touch(rig):
             rig.throw(*dice[::-1])  # a reroll that shows the same faces elsewhere on the tray
             assert s.need.kind == "reroll" and s.need.raw["rolls_left"] == 1
         rig.tap("stop")
+
+
+def test_a_whole_game_of_yacht_by_keys_and_touch(rig):
+    a_whole_game_of_yacht_by_keys_and_touch(rig)
+    s = rig.app.session
     assert s.over and rig.app.screen == "over"
     assert s.game.totals["Ann"] == sum(e["score"]["points"] for _a, ev in s._in_effect for e in ev if "score" in e)
     assert any(a.endswith("wins!") for a in rig.announced)
+
+
+def test_a_key_aimed_at_a_button_the_announcement_hides_takes_the_announcement_away_and_presses_nothing(rig):
+    """The winner's announcement covers the winner screen's buttons and their digits: a digit
+    pressed then was aimed at nothing anyone could see ("Play again" started a new game)."""
+    a_whole_game_of_yacht_by_keys_and_touch(rig)
+    game = rig.app.session
+    enabled = [c.id for c in rig.app.choices() if c.style != "disabled"]
+    hidden = [n for n, cid in enumerate(enabled, 1) if cid in rig.app.under_banner and n <= 9]
+    assert rig.app.banner is not None and hidden, (enabled, rig.app.under_banner)
+    while rig.app.banner is not None:
+        shown = rig.app.banner
+        rig.key(str(hidden[0]), read=False)
+        assert rig.app.banner is not shown
+        assert rig.app.session is game and rig.app.screen == "over"
+    rig.frames(round(KEY_GUARD_S * FPS) + 1)
+    rig.key(str(hidden[0]), read=False)  # in view now: pressed
+    assert rig.app.session is not game or rig.app.screen != "over"
 
 
 def test_a_handler_bug_becomes_a_message_not_a_crash(rig, monkeypatch):
