@@ -274,7 +274,8 @@ def message_rect(t: th.Theme, width: int, text: str, hits: Hits, head: int | Non
 
     def box(right: int) -> tuple[pygame.Rect, int]:
         n = w.lines_for(t, text, th.READABLE, right - m - 2 * m, t.px(MESSAGE_LINE), most=MESSAGE_LINES)
-        return pygame.Rect(m, m, right - m, max(n * t.px(MESSAGE_LINE) + t.px(16), (head or 0) - m)), n
+        high = max(n * t.px(MESSAGE_LINE) + t.px(16), (head or 0) - m, t.px(th.FINGER))  # a tap hides it
+        return pygame.Rect(m, m, right - m, high), n
 
     full, lines = box(width - m)
     under = [r for r, _cid in hits if r.colliderect(full)]
@@ -403,7 +404,9 @@ def _names(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> 
         rects += [pygame.Rect(x + i * (key_w + gap), y, key_w, key_h) for i in range(n)]
         y += key_h + gap
     _buttons(surface, view, t, hits, keys, rects, size=24, keys=False)
-    return head.bottom
+    # A message hides the title and the name field whole (not cut through, and a finger's height to
+    # tap away); the next key typed takes it away and shows the name again.
+    return field_r.bottom
 
 
 # The play screen's right column (design px). The prompt is the most important text on the screen,

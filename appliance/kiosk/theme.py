@@ -47,6 +47,12 @@ DIE_PIP: Colour = (24, 24, 24)
 # above and below, as a TV shows a wide film: smaller, but whole and working.
 MIN_ASPECT = (3, 2)
 
+# Design px of the least side of anything a finger taps (a choice, the message line that a tap
+# hides): a fingertip is about 9 mm, 56 px on the 7-inch 800x480 screen. The on-screen keyboard's keys,
+# denser, are at least FINGER_KEY.
+FINGER = 56
+FINGER_KEY = 36
+
 # Design px of the smallest text a player must read, from 2 metres: 20 px on the 7-inch 800x480
 # display. Layouts give way (pages, columns, a second line) before any such text is drawn smaller.
 READABLE = 20
