@@ -58,7 +58,18 @@ def build_parser() -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=help_text, description=module.__doc__)
         module.add_arguments(cmd)
         cmd.set_defaults(run=module.run)
+    _own_usage(parser)
     return parser
+
+
+def _own_usage(parser: argparse.ArgumentParser) -> None:
+    """Every subcommand's parser (``advise yacht`` too) as its namespace's ``usage_of``: a word it
+    does not take is refused with its own usage, not the top level's."""
+    for action in parser._actions:  # argparse keeps its subparsers only here
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                child.set_defaults(usage_of=child)
+                _own_usage(child)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     # (summary, replay) or the journal (kiosk) should get.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        getattr(args, "usage_of", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

@@ -53,6 +53,19 @@ def test_a_size_out_of_its_range_or_form_is_refused_in_one_line(argv, message, c
     assert message in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("argv, usage", [
+    (["advise", "yacht", "1", "2", "3"], "dicetable advise yacht: error: unrecognized arguments: 1 2 3"),
+    (["read", "--bogus", "x.png"], "dicetable read: error: unrecognized arguments: --bogus"),
+    (["--bogus"], "dicetable: error: unrecognized arguments: --bogus"),
+])
+def test_a_word_a_command_does_not_take_is_refused_with_that_commands_usage(argv, usage, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert usage in err and f"usage: {usage.split(':')[0]} " in err
+
+
 def test_a_warning_for_the_journal_is_said_after_the_commands_name(tmp_path):
     # Outside the kiosk no logging is set up: Python's last-resort handler printed it bare.
     # The coach's cache that cannot be read is one: the tables are solved again, and it is said.
