@@ -7,9 +7,9 @@ on them.
 For each finder (default: the shipped ``vision/models/finder.onnx``) on each source's scored photos
 of ``--split`` (default val: the photos no model trained on), printed per source: the dice labelled;
 the share matched (``vision.train.mine.match``: centre and size) among the reader's budget of
-candidates for the photo's count (``vision.reader.ReaderParams.read_per_die`` per die and
-``most_read`` more, the strongest first); the share matched among finds scored at least STRONG; and
-the finds scored at least STRONG on no labelled die (false finds the gate must refuse). Then each
+candidates for the photo's count (``vision.reader.ReaderParams.most_candidates``, the strongest
+first); the share matched among finds scored at least STRONG; and the finds scored at least STRONG
+on no labelled die (false finds the gate must refuse). Then each
 finder's median CPU time of its first levels (``DieFinder.find``) on the photos shrunk to 640x480,
 the finders alternated frame by frame in ``--rounds`` rounds, and its ratio to the first finder's.
 Needs ``../shared`` (the photo sets); says so and exits 2 without it. Pinned to one core.
@@ -18,7 +18,6 @@ Needs ``../shared`` (the photo sets); says so and exits 2 without it. Pinned to 
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -47,7 +46,7 @@ def recall(finder: DieFinder, items) -> dict[str, list[int]]:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for it in items:
         finds = finder.find(it.image, FLOOR)
-        budget = finds[:math.ceil(DEFAULT.read_per_die * len(it.dice)) + DEFAULT.most_read]
+        budget = finds[:DEFAULT.most_candidates(len(it.dice))]
         strong = [match(f, it.dice, it.typical) for f in finds if f.score >= STRONG]
         c = counts[it.source]
         c[0] += len(it.dice)

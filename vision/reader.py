@@ -77,6 +77,11 @@ class ReaderParams:
     max_die: float = 0.6  # share of the frame's short side: larger "dice" are not read
     same_as_reference: float = 6.0  # grey levels: a candidate this close to the reference is tray
 
+    def most_candidates(self, expected: int | None) -> int:
+        """How many candidates, the strongest first, the face reader reads for ``expected`` dice
+        (None: up to six)."""
+        return math.ceil(self.read_per_die * (expected or 6)) + self.most_read
+
 
 DEFAULT = ReaderParams()
 
@@ -166,7 +171,7 @@ def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p:
     frame of the same size, or None). Not yet one per die: ``suppress`` them by ``Weighed.die``."""
     h, w = bgr.shape[:2]
     cands = [c for c in models.finder.find(bgr, p.floor, scales) if p.min_die <= c.size <= p.max_die * min(h, w)]
-    cands = cands[:math.ceil(p.read_per_die * (expected or 6)) + p.most_read]
+    cands = cands[:p.most_candidates(expected)]
     cut = crops(bgr, cands)  # cut once: the reference's comparison and the face reader use the same
     if ref is not None:
         kept = np.array([not _like_reference(piece, ref, c, p) for piece, c in zip(cut, cands)], bool)

@@ -183,9 +183,9 @@ class Kiosk:
             hits = draw(self.canvas, self.view, self.theme, feed)
             self.hits = [(rect.move(self.area.topleft), cid) for rect, cid in hits]
             self._note_message()
-            banner = [r for r, cid in self.hits if cid == "dismiss"]
-            self.app.under_banner = frozenset(cid for r, cid in self.hits if banner and cid != "dismiss"
-                                              and r.colliderect(banner[0]))
+            banner = next((r for r, cid in self.hits if cid == "dismiss"), None)
+            self.app.under_banner = frozenset() if banner is None else frozenset(
+                cid for r, cid in self.hits if cid != "dismiss" and r.colliderect(banner))
         except Exception:
             log.exception("drawing the %s screen", self.app.screen)
             self.screen.fill(th.BACKGROUND)
