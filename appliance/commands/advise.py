@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     yacht.add_argument("--roll", nargs="+", metavar="FACE",
                        help='the five dice, e.g. 5 5 2 2 1 (or quoted, as teach --values takes them: "5 5 2 2 1")')
     yacht.add_argument("--used", action="append", default=[], metavar="CATEGORIES",
-                       help="categories already used, comma-separated (may repeat), e.g. full_house,yacht")
+                       help="categories already used, comma-separated, each once (the flag may be given again), "
+                            "e.g. full_house,yacht")
     yacht.add_argument("--declared", metavar="CATEGORY", help="the category declared this turn: advise the keep")
     yacht.add_argument("--rolls-left", type=int, choices=(0, 1, 2), default=None,
                        help="rerolls still to go this turn (default 2, right after the first roll; needs --roll)")
@@ -77,7 +78,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _used(values: list[str]) -> list[str]:
-    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+    """``--used``'s category names, from one or more comma-separated words.
+    Raises ValueError for a name given twice: each category is scored once a game (RULES.md §3)."""
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"--used names {', '.join(twice)} more than once: each category is scored once a game")
+    return names
 
 
 def _faces(dice) -> str:

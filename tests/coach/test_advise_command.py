@@ -82,6 +82,9 @@ def test_bad_questions_get_a_message_and_status_2(capsys, default_cache, argv, m
     [
         (["--roll", "5", "5", "2", "2", "1", "--declared", "yacht", "--used", "full_house,yacht"],
          "--declared yacht is also in --used"),
+        (["--roll", "5", "5", "2", "2", "1", "--used", "yacht,choice", "--used", "yacht"],
+         "--used names yacht more than once"),
+        (["--used", "ones,ones"], "--used names ones more than once"),
         (["--roll", "5", "5", "2", "2", "1", "--top", "-1"], "argument --top: must be 0 or more, got '-1'"),
     ],
 )
