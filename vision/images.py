@@ -77,6 +77,28 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
         raise ImageError(path, f"an image the reader cannot take: {exc}") from None
 
 
+def save_image(path, image: np.ndarray) -> None:
+    """Writes ``image`` (``(H, W, 3) uint8 BGR``, or ``(H, W)`` grey) to ``path`` in the format its
+    suffix names (.png, .jpg, ...). Encoded in memory and written by Python, because OpenCV's
+    ``imwrite`` and ``imread`` crash the process on a name that is not UTF-8.
+
+    Raises ImageError naming the file: a suffix OpenCV cannot encode, or the write refused (no such
+    folder, no permission, a full disk)."""
+    import cv2
+
+    path = Path(path)
+    try:
+        ok, data = cv2.imencode(path.suffix or ".png", image)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise ImageError(path, f"OpenCV cannot write a {path.suffix or 'suffixless'} image")
+    try:
+        path.write_bytes(data.tobytes())
+    except OSError as exc:
+        raise ImageError(path, f"cannot be written: {exc.strerror or exc}") from None
+
+
 def cut_short(data: bytes) -> bool:
     """Whether ``data`` is a JPEG that stops before its end: no end marker after its last scan (a
     copy or download cut off). Other formats: False."""

@@ -5,7 +5,8 @@ Each IMAGE gives one line: its values and status, or why it is unreadable (the r
 does (2 or 5): a photo with another count is unreadable. --reference IMAGE is an empty-tray photo
 from the same camera. With --json each image is one JSON object per line: "file", "values" (sorted),
 "status" ("ok" or "unreadable"), "reason" when unreadable, "dice" (each with "value", "center",
-"box", "confidence") and "ms" (the reader's time). The values mean nothing unless "status" is "ok":
+"box", "confidence") and "ms" (the reader's time). A byte of a file name that is not UTF-8 is
+written as \\xNN (strict JSON has no lone surrogates). The values mean nothing unless "status" is "ok":
 an unreadable reading keeps what the reader made of its dice, for a look. A file that cannot be read
 as an image gets a line too: {"file": ..., "status": "error", "reason": ...} (and its message on
 standard error).
@@ -32,6 +33,7 @@ import time
 from pathlib import Path
 
 from appliance.commands import argtypes
+from appliance.commands.text import json_name
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         ms = (time.perf_counter() - t0) * 1000.0
         if args.json:
-            print(json.dumps({"file": str(path), **reading.to_json(), "ms": round(ms, 2)}), flush=True)
+            print(json.dumps({"file": json_name(path), **reading.to_json(), "ms": round(ms, 2)}), flush=True)
         elif reading.ok:
             print(f"{path}: {' '.join(str(v) for v in reading.values)}  ({counted(len(reading.dice), 'die', 'dice')}, "
                   f"{ms:.1f} ms)")
@@ -127,7 +129,7 @@ def _error(path: Path, reason: str, message: str, as_json: bool) -> None:
     """An IMAGE that gives no reading: ``message`` on standard error, and with --json its line."""
     print(f"dicetable read: {message}", file=sys.stderr)
     if as_json:
-        print(json.dumps({"file": str(path), "status": "error", "reason": reason}), flush=True)
+        print(json.dumps({"file": json_name(path), "status": "error", "reason": reason}), flush=True)
 
 
 def _not_an_image(path: Path, reason: str) -> str:

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from appliance.commands import argtypes
+from appliance.commands.text import json_name
 
 
 def _tray(text: str) -> tuple[int, int, int, int]:
@@ -207,8 +208,7 @@ class _Watch:
         return None
 
     def _frame(self, frame) -> int | None:
-        import cv2
-
+        from vision.images import ImageError, save_image
         from vision.sources import ImageFolderSource
 
         args, source, reference = self.args, self.source, self.reference
@@ -232,7 +232,11 @@ class _Watch:
             self.settled += 1
             _print_settled(update.settled, self.file_name, ms, args.json)
         if args.show is not None and (update.reading is not None or frame.index % 15 == 0):
-            cv2.imwrite(str(args.show / _show_name(frame.index, update)), annotate(frame.image, update, args.tray))
+            try:
+                save_image(args.show / _show_name(frame.index, update), annotate(frame.image, update, args.tray))
+            except ImageError as exc:  # a full disk, the folder gone
+                print(f"dicetable watch: cannot write annotated frames: {exc}", file=sys.stderr)
+                return 2
         return None
 
 
@@ -248,7 +252,7 @@ def _say_skipped(source, said: int) -> int:
 def _print_settled(settled, file_name: str, ms: float, as_json: bool) -> None:
     reading = settled.reading
     if as_json:
-        out = {"file": file_name, **reading.to_json(), "ms": round(ms, 2), "frame": settled.index}
+        out = {"file": json_name(file_name), **reading.to_json(), "ms": round(ms, 2), "frame": settled.index}
         print(json.dumps(out), flush=True)
     elif reading.ok:
         print(f"frame {settled.index} ({settled.t:.2f} s): {' '.join(map(str, reading.values))}", flush=True)

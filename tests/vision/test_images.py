@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.images import ImageError, cut_short, load_image
+from vision.images import ImageError, cut_short, load_image, save_image
 
 
 @pytest.fixture
@@ -26,6 +26,17 @@ def test_a_photo_loads_as_bgr_and_grey_and_16_bit_files_become_8_bit_bgr(tmp_pat
     for flags in (None, cv2.IMREAD_UNCHANGED):
         image = load_image(tmp_path / "grey16.png", flags)
         assert image.shape == (20, 30, 3) and image.dtype == np.uint8 and 150 <= image[0, 0, 0] <= 156
+
+
+def test_an_image_saved_under_any_name_loads_again_and_a_refused_write_says_why(tmp_path, photo):
+    image = load_image(photo)
+    odd = tmp_path / b"d\xe9.png".decode("utf-8", "surrogateescape")  # cv2.imwrite would crash on it
+    save_image(odd, image)
+    assert np.array_equal(load_image(odd), image)
+    with pytest.raises(ImageError, match="cannot write a .txt image"):
+        save_image(tmp_path / "notes.txt", image)
+    with pytest.raises(ImageError, match="cannot be written: No such file or directory"):
+        save_image(tmp_path / "gone" / "a.png", image)
 
 
 @pytest.mark.parametrize("fraction", [0.3, 0.6, 0.95])

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from appliance.cli import main
+from vision.images import save_image
 
 
 def _photo(path, values):
+    """A photo of drawn dice with ``values`` at ``path`` (any name a Linux disk holds)."""
     img = np.full((240, 320, 3), (40, 110, 50), np.uint8)
     spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 5: [(-1, -1), (-1, 1), (1, -1), (1, 1), (0, 0)]}
     for k, v in enumerate(values):
@@ -20,7 +22,7 @@ def _photo(path, values):
         cv2.rectangle(img, (cx - 25, cy - 25), (cx + 25, cy + 25), (235, 235, 232), -1)
         for u, w in spots[v]:
             cv2.circle(img, (cx + 13 * u, cy + 13 * w), 5, (25, 25, 25), -1, cv2.LINE_AA)
-    cv2.imwrite(str(path), cv2.GaussianBlur(img, (0, 0), 0.7))
+    save_image(path, cv2.GaussianBlur(img, (0, 0), 0.7))
     return path
 
 
@@ -39,6 +41,15 @@ def test_read_json_gives_one_object_per_photo_with_the_design_fields(tmp_path, c
     obj = json.loads(capsys.readouterr().out)
     assert obj["file"] == str(a) and obj["values"] == [1, 3] and obj["status"] == "ok"
     assert set(obj["dice"][0]) == {"value", "center", "box", "confidence"} and obj["ms"] > 0
+
+
+def test_read_json_writes_a_file_name_that_is_not_utf8_as_strict_json(tmp_path, capsys):
+    odd = tmp_path / b"d\xe9-throw.png".decode("utf-8", "surrogateescape")  # a Latin-1 name on a Linux disk
+    _photo(odd, [2])
+    assert main(["read", "--json", str(odd)]) == 0
+    line = capsys.readouterr().out
+    line.encode("utf-8")  # no lone surrogate: any JSON reader takes it
+    assert json.loads(line)["file"] == f"{tmp_path}/d\\xe9-throw.png"
 
 
 def test_a_file_that_is_no_image_is_reported_and_the_others_still_read(tmp_path, capsys):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from appliance.cli import main
+from vision.images import load_image
 from vision.synth import TableLook, render_still
 
 
@@ -36,12 +37,12 @@ def test_watch_an_image_folder_held_per_image_reads_each_photo_once(tmp_path, ca
 
 
 def test_watch_show_writes_annotated_frames_with_the_state(tmp_path, capsys):
-    show = tmp_path / "show"
+    show = tmp_path / b"s\xe9ance".decode("utf-8", "surrogateescape")  # a Latin-1 folder name: OpenCV's imwrite crashed
     assert main(["watch", "synthetic", "--dice", "5", "--throws", "1", "--show", str(show), "--tray", "20,20,600,440"]) == 0
     names = sorted(p.name for p in show.iterdir())
     assert any(n.endswith("_settled.jpg") for n in names)
     assert any(n.endswith("_moving.jpg") for n in names) or any(n.endswith("_still.jpg") for n in names)
-    settled = cv2.imread(str(show / next(n for n in names if n.endswith("_settled.jpg"))))
+    settled = load_image(show / next(n for n in names if n.endswith("_settled.jpg")))
     assert settled.shape == (480, 640, 3) and settled.std() > 10
     # The boxes of the read dice are drawn on it: green for a roll, red for an unreadable reading.
     green = (settled[:, :, 1] > 200) & (settled[:, :, 0] < 40) & (settled[:, :, 2] < 40)

@@ -25,6 +25,8 @@ class VideoFileSource:
         self.path = Path(path)
         if not self.path.is_file():
             raise CameraMissing(f"no video file at {self.path}")
+        if not _utf8(str(self.path)):  # OpenCV's VideoCapture crashes the process on such a name
+            raise CameraMissing(f"OpenCV cannot open a video whose file name is not UTF-8: rename {self.path}")
         self._cap = cv2.VideoCapture(str(self.path))
         if not self._cap.isOpened():
             raise CameraMissing(f"OpenCV cannot open {self.path} as a video")
@@ -48,3 +50,12 @@ class VideoFileSource:
         if self._cap is not None:
             self._cap.release()
             self._cap = None
+
+
+def _utf8(name: str) -> bool:
+    """Whether a file name came from the disk as UTF-8 (else it holds lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

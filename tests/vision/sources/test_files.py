@@ -154,3 +154,10 @@ def test_a_waiting_folder_without_loop_or_readable_images_ends(tmp_path):
         path.write_text("no longer an image")
     with pytest.raises(EndOfFrames):
         ImageFolderSource(tmp_path, wait=True, loop=True).read()
+
+
+def test_a_video_whose_name_is_not_utf8_is_refused_not_crashed_on(tmp_path):
+    path = tmp_path / b"w\xfcrfel.mp4".decode("utf-8", "surrogateescape")  # OpenCV would crash on it
+    path.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(CameraMissing, match="file name is not UTF-8: rename"):
+        VideoFileSource(path)
