@@ -151,6 +151,8 @@ CREATE TABLE images (
 _SCORES = """
 ALTER TABLE examples ADD COLUMN score REAL;    -- the die finder's peak at the crop, 0-1
 """
+# A row of ``examples`` that ``examples()`` can use: its crop is whole (the schema's CHECK keeps the values).
+_WHOLE_CROP = f"typeof(crop) = 'blob' AND length(crop) = {int(np.prod(CROP_SHAPE))}"
 # What brings a file of version v to v + 1 (run in one transaction with the new user_version); a new
 # file gets the schema and every one of them, so there is one definition of each table.
 _UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES, 4: _SCORES}
@@ -275,22 +277,23 @@ class Store:
         for part in (path, *_sidecars(path)):  # the file itself: e.g. root's copy of a backup, chattr +i
             if part.exists() and not os.access(part, os.W_OK):
                 raise StoreError(errno.EACCES, f"the saved games {part} cannot be written by this user")
-        problem = _check_existing(path)
-        if problem and not move_aside:
-            raise StoreError(errno.EPROTO, f"the saved games {path} cannot be used ({problem}): the kiosk "
-                                           "puts them aside for the staff at its next start")
-        moved_to = None
-        if problem:
-            moved_to = _move_aside(path, clock())
-        try:
-            db = _connect(path)
-        except sqlite3.Error as exc:
-            raise StoreError(errno.EIO, f"the store {path} cannot be opened: {exc}") from None
-        try:
-            _create_or_upgrade(db, clock())
-        except sqlite3.Error as exc:  # e.g. the disk is full
-            db.close()
-            raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
+        with _opening(state_dir):
+            problem = _check_existing(path)
+            if problem and not move_aside:
+                raise StoreError(errno.EPROTO, f"the saved games {path} cannot be used ({problem}): the kiosk "
+                                               "puts them aside for the staff at its next start")
+            moved_to = None
+            if problem:
+                moved_to = _move_aside(path, clock())
+            try:
+                db = _connect(path)
+            except sqlite3.Error as exc:
+                raise StoreError(errno.EIO, f"the store {path} cannot be opened: {exc}") from None
+            try:
+                _create_or_upgrade(db, clock())
+            except sqlite3.Error as exc:  # e.g. the disk is full
+                db.close()
+                raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
         notice = None
         if problem:
             # The file's new name is for the staff: the journal has it (``moved_to``).
@@ -514,8 +517,14 @@ class Store:
 
     def examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The taught crops, oldest first: ((N, 32, 32, 3) uint8 BGR, (N,) int64 values 0-6,
-        (N,) int64 throw ids, (N,) float64 die finder scores 0-1, NaN where unknown)."""
-        rows = self.db.execute("SELECT crop, value, throw, score FROM examples ORDER BY id").fetchall()
+        (N,) int64 throw ids, (N,) float64 die finder scores 0-1, NaN where unknown). A crop whose
+        bytes are not a whole crop (a damaged row) is left out, and the journal says so: a few
+        taught dice fewer, never a table that cannot teach or read."""
+        (damaged,) = self.db.execute(f"SELECT COUNT(*) FROM examples WHERE NOT ({_WHOLE_CROP})").fetchone()
+        if damaged:
+            log.warning("%s: taught die crops damaged and left out: %d", self.path, damaged)
+        rows = self.db.execute(f"SELECT crop, value, throw, score FROM examples WHERE {_WHOLE_CROP} "
+                               "ORDER BY id").fetchall()
         crops = np.frombuffer(b"".join(r[0] for r in rows), np.uint8).reshape((len(rows),) + CROP_SHAPE)
         return (crops.copy(), np.array([r[1] for r in rows], np.int64).reshape(-1),
                 np.array([r[2] for r in rows], np.int64).reshape(-1),
@@ -524,8 +533,13 @@ class Store:
     def count_examples(self) -> tuple[int, int, int]:
         """(taught throws, taught crops, the newest throw's id or 0) kept."""
         throws, crops, last = self.db.execute(
-            "SELECT COUNT(DISTINCT throw), COUNT(*), COALESCE(MAX(throw), 0) FROM examples").fetchone()
+            "SELECT COUNT(DISTINCT throw), COUNT(*), COALESCE(MAX(throw), 0) FROM examples "
+            f"WHERE {_WHOLE_CROP}").fetchone()
         return int(throws), int(crops), int(last)
+
+    def throw_ids(self) -> set[int]:
+        """The ids of the taught throws kept."""
+        return {int(t) for (t,) in self.db.execute("SELECT DISTINCT throw FROM examples")}
 
     def forget_examples(self, keys=("adaptation",)) -> int:
         """Forget these dice: every taught crop, and the settings under ``keys`` (the adaptation
@@ -691,6 +705,20 @@ def _check_settings(values: dict) -> None:
 
 def _dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+@contextmanager
+def _opening(state_dir: Path):
+    """Hold ``state_dir`` against other processes opening its store at the same moment (an flock on
+    the directory itself, released on leaving): a file another process has just made is empty or
+    without its tables until that process's first commit, and would be taken for a damaged one, or
+    both would make its tables."""
+    fd = os.open(state_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -392,3 +392,25 @@ def test_the_state_directory_is_free_again_once_its_kiosk_is_gone_even_killed(tm
         holder.kill()  # a pulled plug: no clean release
         holder.wait()
     claim(state).close()
+
+
+def test_processes_opening_a_new_store_at_the_same_moment_all_get_it_whole(tmp_path):
+    """A teach beside the kiosk's first start (or two teaches): the file one has just made is empty,
+    or without its tables, until its first commit; the others wait for it instead of taking it for
+    a damaged file or making its tables a second time."""
+    import time
+
+    code = ("import sys, time; from appliance.store import Store; start = float(sys.argv[2])\n"
+            "while time.time() < start: pass\n"
+            "Store.open(sys.argv[1], move_aside=False).close()")
+    root = Path(__file__).resolve().parents[3]
+    for round_ in range(3):
+        state = tmp_path / f"state{round_}"
+        start = str(time.time() + 1.0)  # after the interpreters have started and imported
+        runs = [subprocess.Popen([sys.executable, "-c", code, str(state), start], cwd=root,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(4)]
+        errors = [run.communicate()[1] for run in runs]
+        assert [run.returncode for run in runs] == [0] * 4, errors
+        with Store.open(state) as s:
+            assert s.notice is None and s.unfinished() is None
+        assert sorted(p.name for p in state.iterdir() if "broken" in p.name) == []
