@@ -55,10 +55,14 @@ def refit(store, models=None):
     why) in one commit. Returns the ``vision.adapt.Fitted``."""
     fitted, stamp = _fit_kept(store, models)
     log.info("the table's dice: %s", fitted.reason)  # (``adaptation``'s callers say theirs)
+    _save(store, fitted, stamp)
+    return fitted
+
+
+def _save(store, fitted, stamp) -> None:
     saved = {**stamp, "reason": fitted.reason,
              "heads": None if fitted.adaptation is None else fitted.adaptation.to_json()}
     store.save_settings({KEY: json.dumps(saved)})
-    return fitted
 
 
 def teach(store, throws, source: str, models=None, replacing=()):
@@ -109,7 +113,9 @@ def _digest(crops, values=None) -> bytes:
 
 def adaptation(store, models=None):
     """(the ``vision.adapt.Adaptation`` to read with or None, the reason in one sentence): the
-    saved one when it is current, else fitted afresh in memory (see the module docstring)."""
+    saved one when it is current, else fitted afresh (see the module docstring) and, in a store
+    open for writing, saved, so that the next reader finds it current (a fit of a hundred taught
+    throws takes seconds)."""
     from vision.adapt import Adaptation
 
     saved = _saved(store)
@@ -123,7 +129,14 @@ def adaptation(store, models=None):
             return (None if heads is None else Adaptation.from_json(heads)), str(saved.get("reason", ""))
         except ValueError:
             pass  # a damaged setting: fitted again below
-    fitted, _stamp = _fit_kept(store, models)
+    fitted, stamp = _fit_kept(store, models)
+    if not store.read_only:
+        from appliance.store import STORE_ERRORS
+
+        try:
+            _save(store, fitted, stamp)
+        except STORE_ERRORS as exc:  # a full disk: read with it all the same, fit again next time
+            log.warning("the table's dice: the fit could not be saved (%s)", exc)
     return fitted.adaptation, fitted.reason
 
 
@@ -163,8 +176,11 @@ def reader(state_dir, name: str):
     try:
         with Store.open_read_only(state_dir) as store:
             found, reason = adaptation(store)
-    except (StoreError, sqlite3.Error, ValueError) as exc:
-        found, reason = None, f"cannot use the taught dice: {getattr(exc, 'strerror', None) or exc}; the shipped model reads"
+    except StoreError as exc:  # its message names the file
+        found, reason = None, f"cannot use the taught dice: {exc.strerror}; the shipped model reads"
+    except (sqlite3.Error, ValueError) as exc:  # SQLite's does not
+        found, reason = None, (f"cannot use the taught dice in {Path(state_dir) / FILENAME}: {exc}; "
+                               "the shipped model reads")
     print(f"{name}: {reason}", file=sys.stderr)
     return partial(read_dice, adaptation=found)
 

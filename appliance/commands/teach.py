@@ -132,14 +132,18 @@ def _keep(store, throws, args) -> int:
     replacing = [old.relabels for old in before if old.relabels is not None]
     throws = [throw for throw, old in zip(throws, before) if not old.same]
     if not throws:
-        print(f"nothing new taught in {args.state}: the table keeps these throws already")
+        # A fit cut off by a pulled plug after its throws were kept is made (and saved) now.
+        _found, reason = teaching.adaptation(store)
+        print(f"nothing new taught in {args.state}: the table keeps these throws already; {reason}")
         return 0
-    had = store.count_examples()[0]
-    fitted = teaching.teach(store, [taught for _name, taught in throws], "manifest" if args.manifest else "teach",
-                            replacing=replacing)
+    had = store.throw_ids()
+    fitted = teaching.teach(store, [taught for _name, taught in throws],
+                            f"manifest {args.manifest.name}" if args.manifest else "teach", replacing=replacing)
     dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
     kept_throws, kept_crops, _last = store.count_examples()
-    dropped = had - len(replacing) + len(throws) - kept_throws
+    # The throws kept before that are gone, but for those replaced (another teach at the same time
+    # may add its own: only these are counted).
+    dropped = len(had - store.throw_ids() - set(replacing))
     print(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
           f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})"
           + (f"; the oldest {counted(dropped, 'throw')} made room (at most {MAX_EXAMPLES:,} crops)" if dropped else ""))

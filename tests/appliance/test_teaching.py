@@ -64,3 +64,24 @@ def test_a_fit_afresh_at_the_start_leaves_its_reason_to_the_caller_to_journal(st
     assert "too few taught throws" in reason and "the table's dice" not in caplog.text
     teaching.refit(store)
     assert caplog.text.count("the table's dice: ") == 1
+
+
+def test_a_fit_afresh_is_saved_so_that_the_next_reader_finds_it_current(store, tmp_path):
+    # A pulled plug between keeping a throw and saving its fit: the next writable opening (the
+    # kiosk's start, a teach) fits and saves, so reads do not fit again and again.
+    image, reading = frame()
+    teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
+    assert store.setting("adaptation") is None
+    _found, reason = teaching.adaptation(store)
+    saved = json.loads(store.setting("adaptation"))
+    assert saved["crops"] == store.count_examples()[1] and saved["reason"] == reason
+    with Store.open_read_only(tmp_path) as read_only:  # now current: used as saved
+        assert teaching.adaptation(read_only)[1] == reason
+
+
+def test_a_read_only_store_with_a_stale_fit_fits_in_memory_and_writes_nothing(store, tmp_path):
+    image, reading = frame()
+    teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
+    with Store.open_read_only(tmp_path) as read_only:
+        assert "too few taught throws" in teaching.adaptation(read_only)[1]
+    assert store.setting("adaptation") is None

@@ -378,3 +378,14 @@ def test_teaching_past_the_stores_bound_says_how_many_old_throws_made_room(taugh
     out = capsys.readouterr().out
     (now, _crops, _last), _saved = kept(taught)
     assert f"the oldest {throws + 2 - now} throw" in out and f"made room (at most {crops:,} crops)" in out
+
+
+def test_teaching_again_after_a_fit_cut_off_saves_the_fit(photos, taught, capsys):
+    # A pulled plug between keeping the throws and saving their fit: every read fitted them again
+    # (seconds each) until a new throw was taught; teaching the same photos again now saves it.
+    with Store.open(taught) as s:
+        s.save_settings({"adaptation": "{}"})
+    assert main(["teach", str(photos[0]), "--values", "5 4 3", "--state", str(taught)]) == 0
+    assert "nothing new taught" in capsys.readouterr().out
+    with Store.open(taught) as s:
+        assert json.loads(s.setting("adaptation"))["crops"] == s.count_examples()[1]

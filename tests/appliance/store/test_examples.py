@@ -120,3 +120,15 @@ def test_a_pulled_plug_mid_teach_loses_no_throw_that_was_kept(tmp_path):
     n = len(np.unique(throws))
     assert n >= committed and len(values) == 5 * n  # every throw said kept is there, none in part
     assert all(len(set(values[throws == t])) == 1 for t in np.unique(throws))
+
+
+def test_a_damaged_crop_is_left_out_and_the_rest_still_come_back(tmp_path, caplog):
+    # One crop's bytes scribbled over (a bad sector, a hand edit): the other taught dice stay usable.
+    with Store.open(tmp_path) as s:
+        s.add_throws([throw(3, 2, seed=1), throw(2, 5, seed=2)], "teach")
+        s.db.execute("UPDATE examples SET crop = x'0102' WHERE id = 1")
+        s.db.execute("UPDATE examples SET crop = 'text' WHERE id = 4")
+        crops, values, throws, _scores = s.examples()
+        assert crops.shape == (3, 32, 32, 3) and list(values) == [2, 2, 5] and list(throws) == [1, 1, 2]
+        assert s.count_examples() == (2, 3, 2)  # counted as examples() gives them: a fit's stamp matches
+    assert "taught die crops damaged and left out: 2" in caplog.text
