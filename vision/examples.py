@@ -59,6 +59,11 @@ class LabelError(ValueError):
     words."""
 
 
+class NoneFound(LabelError):
+    """No labelled die is found where its box is (``from_boxes``): dice the reader cannot find in
+    that photo, or boxes of another image."""
+
+
 def _weighed(bgr: np.ndarray, expected: int | None, models: Models) -> list[Weighed]:
     return read_dice(bgr, expected=expected, models=models, debug=True).extra.get("candidates", [])
 
@@ -112,7 +117,7 @@ def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
     """The ``Taught`` throw, as ``from_values`` gives it, of a labelled photo (``vision.photos.Photo``:
     its ``boxes`` and ``box_values``) in an (H, W, 3) uint8 BGR frame; while a labelled die is not
     found where its box is, only the found ones are taught (nothing as "not a die"). Raises
-    LabelError when a value is not 1-6 or no labelled die is found where its box is (nothing is
+    LabelError when a value is not 1-6, NoneFound when no labelled die is found where its box is (nothing is
     taught then)."""
     from vision.evaluate import match
 
@@ -120,7 +125,7 @@ def from_boxes(bgr: np.ndarray, photo, models: Models) -> Taught:
     reads = _weighed(bgr, len(photo.values), models)
     pairs = match(photo, DiceReading("ok", tuple(r.as_die() for r in reads)))
     if photo.box_values and not pairs:
-        raise LabelError(f"the reader finds none of the {len(photo.box_values)} labelled dice where their boxes are "
+        raise NoneFound(f"the reader finds none of the {len(photo.box_values)} labelled dice where their boxes are "
                          "(dice too small or unlike any it knows, or boxes of another image size?)")
     value_of = {di: photo.box_values[li] for li, di in pairs}
     # While a labelled die is unmatched (its box off, or the reader did not find it), any unmatched

@@ -9,7 +9,9 @@ the other candidates are kept as "not a die".
 
 --manifest FILE reads labelled photos of a manifest in the dice-photos format (their label boxes
 give each die's value; excluded rows are skipped), the first --limit N of them (--source NAME:
-only that source's).
+only that source's). A photo where the reader finds none of the labelled dice (too small, too
+crowded, unlike any die it knows) is named and skipped, as long as another photo teaches; a value
+outside 1-6 stops it all, as below.
 
 --forget removes every taught crop and the adaptation: the table reads with the shipped model again.
 
@@ -176,7 +178,7 @@ def _throws(args) -> list:
 
 
 def _manifest_throws(args, models) -> list:
-    from vision.examples import LabelError, from_boxes
+    from vision.examples import LabelError, NoneFound, from_boxes
     from vision.photos import load_manifest
 
     try:
@@ -186,12 +188,18 @@ def _manifest_throws(args, models) -> list:
         raise ValueError(f"cannot read the manifest {args.manifest}: {getattr(exc, 'strerror', None) or exc}") from None
     if not photos:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
-    out = []
+    out, none_found = [], []
     for photo in photos[:args.limit]:
         try:
             out.append((photo.file, from_boxes(_image(photo.path), photo, models)))
+        except NoneFound as exc:  # the reader's limit in that photo, not a wrong label: the others teach
+            none_found.append(f"{photo.file}: {exc}")
         except LabelError as exc:
             raise LabelError(f"{photo.file}: {exc}") from None
+    if not out:  # none at all: boxes of other images, or dice this reader cannot find
+        raise LabelError(none_found[0] + ("" if len(none_found) == 1 else f" (and in the other {len(none_found) - 1} photos)"))
+    for line in none_found:
+        print(f"{line}: skipped")
     return out
 
 

@@ -389,3 +389,21 @@ def test_teaching_again_after_a_fit_cut_off_saves_the_fit(photos, taught, capsys
     assert "nothing new taught" in capsys.readouterr().out
     with Store.open(taught) as s:
         assert json.loads(s.setting("adaptation"))["crops"] == s.count_examples()[1]
+
+
+def test_a_manifest_photo_whose_dice_the_reader_cannot_find_is_named_and_skipped_and_the_others_teach(
+        tmp_path, capsys):
+    rows = []
+    for k, shift in enumerate((0, 2000)):
+        image, truth = render_still(THROWS[0], seed=200 + k, look=None)
+        photo = tmp_path / f"throw{k}.png"
+        cv2.imwrite(str(photo), image)
+        rows.append((photo, [d.value for d in truth], [(x + shift, y, w, h) for x, y, w, h in (d.box for d in truth)]))
+    manifest = _manifest(tmp_path, rows)
+    state = tmp_path / "state"
+    state.mkdir()
+    assert main(["teach", "--manifest", str(manifest), "--state", str(state)]) == 0
+    out = capsys.readouterr().out
+    assert "throw1.png: the reader finds none of the 3 labelled dice where their boxes are" in out and "skipped" in out
+    assert "taught 1 throw" in out
+    assert kept(state)[0][0] == 1
