@@ -5,7 +5,8 @@ same order) says what its dice show, in any order ("1 3 3 4 6"). The reader find
 must not be more than values, and when there are fewer the candidates it doubted ("may be a die")
 make up the number, if there are enough of them (``vision.examples.from_values``). The values go to
 the dice as the shipped face reader finds likeliest (a die it misread gets the value left over);
-the other candidates are kept as "not a die".
+the other candidates are kept as "not a die". A throw the table reads surely as other values is
+taught as given and said (a correction, or a typo to teach again).
 
 --manifest FILE reads labelled photos of a manifest in the dice-photos format (their label boxes
 give each die's value; excluded rows are skipped), the first --limit N of them (--source NAME:
@@ -171,10 +172,24 @@ def _throws(args) -> list:
             raise LabelError(f"{path}: given twice, with the values {said!r} and {text!r}: which are they?")
         frame = _image(path)
         try:
-            out.append((str(path), from_values(frame, values, models)))
+            taught = from_values(frame, values, models)
         except LabelError as exc:
             raise LabelError(f"{path}: {exc}") from None
+        _said_otherwise(path, frame, taught, models)
+        out.append((str(path), taught))
     return out
+
+
+def _said_otherwise(path, frame, taught, models) -> None:
+    """Say so when the table reads the throw surely as other values than taught: a correction of a
+    misread (what teaching is for), or a typo in --values, which the user can still take back."""
+    from vision.reader import read_dice
+
+    values = sorted(int(v) for v in taught.labels if v > 0)
+    reading = read_dice(frame, expected=len(values), models=models)
+    if reading.ok and list(reading.values) != values:
+        print(f"{path}: the table reads {' '.join(map(str, reading.values))} there, taught as "
+              f"{' '.join(map(str, values))} (a typo? teach it again with the right values: they replace these)")
 
 
 def _manifest_throws(args, models) -> list:

@@ -407,3 +407,13 @@ def test_a_manifest_photo_whose_dice_the_reader_cannot_find_is_named_and_skipped
     assert "throw1.png: the reader finds none of the 3 labelled dice where their boxes are" in out and "skipped" in out
     assert "taught 1 throw" in out
     assert kept(state)[0][0] == 1
+
+
+def test_values_other_than_the_table_reads_surely_are_taught_and_said(photos, tmp_path, capsys):
+    state = tmp_path / "state"
+    state.mkdir()
+    assert main(["teach", str(photos[0]), "--values", "3 4 4", "--state", str(state)]) == 0  # read as 3 4 5
+    out = capsys.readouterr().out
+    assert f"{photos[0]}: the table reads 3 4 5 there, taught as 3 4 4 (a typo?" in out
+    assert main(["teach", str(photos[1]), "--values", "1 1 6", "--state", str(state)]) == 0
+    assert "the table reads" not in capsys.readouterr().out  # as read: nothing to say
