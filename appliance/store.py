@@ -538,8 +538,8 @@ class Store:
         return int(throws), int(crops), int(last)
 
     def throw_ids(self) -> set[int]:
-        """The ids of the taught throws kept."""
-        return {int(t) for (t,) in self.db.execute("SELECT DISTINCT throw FROM examples")}
+        """The ids of the taught throws kept (those ``count_examples`` counts)."""
+        return {int(t) for (t,) in self.db.execute(f"SELECT DISTINCT throw FROM examples WHERE {_WHOLE_CROP}")}
 
     def forget_examples(self, keys=("adaptation",)) -> int:
         """Forget these dice: every taught crop, and the settings under ``keys`` (the adaptation
