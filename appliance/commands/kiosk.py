@@ -192,7 +192,7 @@ class Appliance:
         from appliance.i18n import _
 
         if pipeline is not None:
-            app.hooks.expect, app.hooks.reread = pipeline.expect, pipeline.reread
+            app.hooks.expect, app.hooks.reread, app.hooks.resumed = pipeline.expect, pipeline.reread, pipeline.resumed
         app.resume()
         if guided.due(app.store):
             app.open_guided(resume=True)

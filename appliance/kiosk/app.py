@@ -77,7 +77,9 @@ class Hooks:
     announce(list[Announcement]): every outcome's announcements, when they are taken (the demo's
         transcript, the voice). expect(dice: int): how many dice the game's rolls have (the settle
         detector's input), called when it changes; see :attr:`App.camera_dice`. reread(): read the
-        dice lying now again (after an undo).
+        dice lying now again (after an undo). resumed(values): a saved game continued after a
+        restart; ``values`` (list of 1-6) is the roll it last took, which may still lie on the tray
+        and is no new throw (``vision.settle.SettleDetector.resumed``).
     sound(name): a sound effect, "settled" (a roll was taken from the camera) or "reveal".
     corrected(values, misread): a roll entered by hand was taken: its dice (list of 1-6) and the
         misread roll it replaces (a tuple), or None when it was entered for a roll due now.
@@ -89,6 +91,7 @@ class Hooks:
     announce: Callable[[list[Announcement]], None] | None = None
     expect: Callable[[int | None], None] | None = None
     reread: Callable[[], None] | None = None
+    resumed: Callable[[list[int]], None] | None = None
     sound: Callable[[str], None] | None = None
     corrected: Callable[[list[int], tuple[int, ...] | None], None] | None = None
     forgot: Callable[[], None] | None = None
@@ -252,6 +255,11 @@ class App:
         for outcome in pending:
             self.took(outcome)
         self._expect()
+        # The dice of the last roll may still lie on the tray: the restarted camera must not take
+        # them for the next throw. (A Mäxle roll under the cup is read afresh when it is lifted.)
+        roll = self.session.last_roll
+        if roll and self.hooks.resumed and self.session.need.kind != "lift":
+            self.hooks.resumed(roll)
         return True
 
     def _unsaved_game(self):

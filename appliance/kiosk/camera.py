@@ -77,6 +77,12 @@ class CameraPipeline:
         with self._lock:
             self._calls.append(self.detector.forget)
 
+    def resumed(self, values) -> None:
+        """A saved game continued after a restart: ``values`` (1-6 each), the roll it last took,
+        still lying on the tray is no new throw (``SettleDetector.resumed``)."""
+        with self._lock:
+            self._calls.append(lambda: self.detector.resumed(values))
+
     def call(self, fn: Callable) -> None:
         """Run ``fn(source)`` in the stepping thread before the next frame (e.g. the demo's
         ``table.throw(values)``: the source is only ever touched by one thread)."""

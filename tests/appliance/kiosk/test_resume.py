@@ -198,3 +198,40 @@ def test_on_a_store_become_read_only_the_evening_goes_on_with_its_games_and_drin
     assert again.evening_summary.games == ("biscuit", "biscuit")
     again.choose("new_evening"); again.choose("yes")
     assert again.evening() == {} and not again.evening_played()
+
+
+def resumed_with_hooks(state_dir):
+    """A restarted kiosk whose camera hooks are recorded."""
+    again = kiosk(state_dir)
+    told = []
+    again.hooks.resumed = told.append
+    again.hooks.reread = lambda: told.append("reread")
+    assert again.resume()
+    return told
+
+
+def test_a_biscuit_game_resumed_tells_the_camera_its_last_roll_which_may_still_lie_on_the_tray(tmp_path):
+    app = kiosk(tmp_path)
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    app.on_reading(reading(1, 1))
+    assert resumed_with_hooks(tmp_path) == [[1, 1]]
+
+
+def test_a_maexle_game_waiting_for_the_cup_to_be_lifted_reads_afresh_after_a_restart(tmp_path):
+    app = kiosk(tmp_path)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:54")
+    app.choose("reveal")
+    app.on_reading(reading(6, 3))
+    app.choose("announce:31")
+    app.choose("reveal")  # the cup is to be lifted: the dice under it were never read
+    assert resumed_with_hooks(tmp_path) == ["reread"]
+
+
+def test_a_game_without_a_roll_yet_tells_the_camera_nothing_after_a_restart(tmp_path):
+    app = kiosk(tmp_path)
+    app.setup.game_kind = "yacht"
+    assert app.start_game()
+    assert resumed_with_hooks(tmp_path) == []
