@@ -94,6 +94,7 @@ class Maexle(Game):
             "player": self._players[0],  # who holds the cup and acts
             "announced": None,  # the value standing in this round
             "by": None,  # who answers for it
+            "blind": False,  # whether ``by`` passed the cup on blind, answering for another's announcement
             "lift": None,  # why the cup is up: reveal | self_reveal | maexle
             "counts": {p: 0 for p in self._players},
             "out": [],
@@ -154,7 +155,7 @@ class Maexle(Game):
         announcer = s["player"]
         to = self._receiver(announcer)
         events = [{"announcement": {"player": announcer, "value": value, "to": to}}]
-        s.update(announced=value, by=announcer, player=to)
+        s.update(announced=value, by=announcer, player=to, blind=False)
         if value == mv.MAEXLE and self._rules["maexle"] == "immediate_reveal":
             # RULES.md §1 maexle = immediate_reveal: the cup is lifted at once (by the receiver).
             s.update(phase="lift", lift="maexle")
@@ -175,7 +176,7 @@ class Maexle(Game):
         s = self._state
         passer = s["player"]
         to = self._receiver(passer)
-        s.update(by=passer, player=to)
+        s.update(by=passer, player=to, blind=True)
         return [{"blind_pass": {"player": passer, "value": s["announced"], "to": to}}]
 
     def _accept(self, _: Any) -> list[dict]:
@@ -220,8 +221,12 @@ class Maexle(Game):
             code = "maexle.reveal_held"
         else:
             loser, other = by, lifter
-            why = f"{by} announced {said(announced)} but the dice show {said(shown)}{stake}"
-            code = "maexle.reveal_lie"
+            if s["blind"]:  # the passer answers for an announcement they did not make (RULES.md §1)
+                why = f"{by} passed {said(announced)} on blind but the dice show {said(shown)}{stake}"
+                code = "maexle.reveal_blind"
+            else:
+                why = f"{by} announced {said(announced)} but the dice show {said(shown)}{stake}"
+                code = "maexle.reveal_lie"
         return events + self._charge(loser, cost, why, code) + self._next_round(loser, other)
 
     def _immediate_maexle(self, announcer: str, holds: bool) -> list[dict]:
@@ -272,7 +277,7 @@ class Maexle(Game):
         return self._open(self._receiver(player))
 
     def _open(self, opener: str) -> list[dict]:
-        self._state.update(phase="open", player=opener, announced=None, by=None, lift=None)
+        self._state.update(phase="open", player=opener, announced=None, by=None, blind=False, lift=None)
         return []
 
     # -- what the table does next ----------------------------------------------------------------

@@ -105,7 +105,7 @@ class BiscuitTable(Table):
 
     def describe_biscuit(self, p) -> str:
         """The Biscuit now, or nobody."""
-        return f"{p} is the Biscuit" if p else "nobody is the Biscuit: roll for 7"
+        return f"{p} is the Biscuit" if p else "nobody is the Biscuit"
 
     def describe_rule(self, p) -> str:
         """A rule made (numbered in the reign), or ended."""

@@ -82,6 +82,7 @@ class MaexleTable(Table):
             "maexle.self_reveal": _("showed their own dice"),
             "maexle.reveal_held": _("doubted an announcement that held"),
             "maexle.reveal_lie": _("caught lying"),
+            "maexle.reveal_blind": _("passed a false announcement on blind"),
             "maexle.immediate_real": _("a real Mäxle: everyone else takes 1"),
             "maexle.immediate_false": _("announced Mäxle without one"),
         }

@@ -279,8 +279,14 @@ def test_blind_pass_the_passer_answers_for_the_old_announcement():
     assert of(ev, "penalty")[0]["player"] == "Bo"
     play(g, {"announce": 54}, {"blind_pass": True}, {"reveal": True})
     ev = play(g, {"roll": [3, 1]})
-    # Bo announced to Ann, Ann passed blind to Cy, Cy revealed a lie: Ann answers for it.
-    assert of(ev, "penalty")[0]["player"] == "Ann"
+    # Bo announced to Ann, Ann passed blind to Cy, Cy revealed a lie: Ann answers for it, as the
+    # one who passed it on blind, not as if she had announced it.
+    penalty = of(ev, "penalty")[0]
+    assert penalty["player"] == "Ann" and penalty["code"] == "maexle.reveal_blind"
+    assert penalty["why"] == "Ann passed 54 on blind but the dice show 31"
+    play(g, {"announce": 65}, {"reveal": True})
+    ev = play(g, {"roll": [3, 1]})  # a lie of one's own in the next round: caught lying
+    assert of(ev, "penalty")[0]["code"] == "maexle.reveal_lie"
 
 
 def test_blind_pass_is_off_by_default():
