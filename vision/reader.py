@@ -4,8 +4,9 @@ How a frame is read:
 
 1. The frame is normalised (``vision.frames.to_bgr``); a frame of pure noise is refused.
 2. The die finder (``vision.finder``) proposes candidate dice at two levels of its pyramid: centres
-   and sizes, each with a score. While fewer dice than expected are found, its finer levels are read
-   too, one by one (dice too small for the first two: a crowded photo, a high camera, a large frame).
+   and sizes, each with a score. While fewer dice than expected are found, its weaker candidates
+   are read too, then its finer levels, one by one (dice too small for the first two: a crowded
+   photo, a high camera, a large frame).
 3. The face reader (``vision.faces``) reads the strongest candidates from the full-resolution frame:
    the probability that each is no readable top face, and of each value 1-6. With an empty-tray
    reference, a candidate that looks the same as the reference there is tray, not a die.
@@ -73,6 +74,10 @@ class ReaderParams:
     # die is often proposed twice or three times (at two levels, or with its own pips).
     read_per_die: float = 2.0
     most_read: int = 4
+    # While dice are missing, the first levels' next candidates are read, as many again, up to this
+    # many times before the finer levels: on a busy background (granite, carpet) a real die's weak
+    # peak may rank below many of the background's (vision/models/README.md, "More candidates").
+    more_reads: int = 2
     min_die: float = 10.0  # px, dice smaller than this in the frame are not read
     max_die: float = 0.6  # share of the frame's short side: larger "dice" are not read
     same_as_reference: float = 6.0  # grey levels: a candidate this close to the reference is tray
@@ -164,14 +169,18 @@ class Weighed:
         return Die(self.value, (cx, cy), box, self.confidence)
 
 
-def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p: ReaderParams,
-               models: Models, scales=None) -> list[Weighed]:
-    """The candidates of a (H, W, 3) uint8 BGR frame worth reading, found at the finder's ``scales``
-    (default: its first levels), read and weighed by the gate (``ref``: the normalised empty-tray
-    frame of the same size, or None). Not yet one per die: ``suppress`` them by ``Weighed.die``."""
+def found(bgr: np.ndarray, p: ReaderParams, models: Models, scales=None) -> list[Candidate]:
+    """The finder's candidates in a (H, W, 3) uint8 BGR frame at its ``scales`` (default: its first
+    levels) that are of a size the reader reads, strongest first."""
     h, w = bgr.shape[:2]
-    cands = [c for c in models.finder.find(bgr, p.floor, scales) if p.min_die <= c.size <= p.max_die * min(h, w)]
-    cands = cands[:p.most_candidates(expected)]
+    return [c for c in models.finder.find(bgr, p.floor, scales) if p.min_die <= c.size <= p.max_die * min(h, w)]
+
+
+def weigh(bgr: np.ndarray, cands: list[Candidate], ref: np.ndarray | None, p: ReaderParams,
+          models: Models) -> list[Weighed]:
+    """``cands`` of a (H, W, 3) uint8 BGR frame read by the face reader and weighed by the gate
+    (``ref``: the normalised empty-tray frame of the same size, or None: a candidate that looks
+    like it is tray and left out). Not yet one per die: ``suppress`` them by ``Weighed.die``."""
     cut = crops(bgr, cands)  # cut once: the reference's comparison and the face reader use the same
     if ref is not None:
         kept = np.array([not _like_reference(piece, ref, c, p) for piece, c in zip(cut, cands)], bool)
@@ -185,6 +194,14 @@ def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p:
     return reads
 
 
+def candidates(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p: ReaderParams,
+               models: Models, scales=None) -> list[Weighed]:
+    """The strongest candidates of a (H, W, 3) uint8 BGR frame at the finder's ``scales`` (default:
+    its first levels), as many as the face reader reads for ``expected`` dice
+    (``ReaderParams.most_candidates``), read and weighed (``weigh``)."""
+    return weigh(bgr, found(bgr, p, models, scales)[:p.most_candidates(expected)], ref, p, models)
+
+
 def _like_reference(piece: np.ndarray, ref: np.ndarray, c: Candidate, p: ReaderParams) -> bool:
     """Whether the frame's crop ``piece`` of candidate ``c`` looks like the empty tray there."""
     a = piece.astype(np.int16)
@@ -194,9 +211,14 @@ def _like_reference(piece: np.ndarray, ref: np.ndarray, c: Candidate, p: ReaderP
 
 def levels_read(bgr: np.ndarray, expected: int | None, ref: np.ndarray | None, p: ReaderParams,
                 models: Models) -> Iterator[list[Weighed]]:
-    """The weighed candidates (``candidates``) of the finder's first levels, then of each finer
-    level in turn (``vision.finder.finer_levels``), each read only when asked for."""
-    yield candidates(bgr, expected, ref, p, models)
+    """The weighed candidates of the finder's first levels, the strongest first (``candidates``);
+    then, each only when asked for, the first levels' next candidates, as many again, up to
+    ``p.more_reads`` times; then each finer level's (``vision.finder.finer_levels``)."""
+    first, n = found(bgr, p, models), p.most_candidates(expected)
+    yield weigh(bgr, first[:n], ref, p, models)
+    for k in range(1, p.more_reads + 1):
+        if len(first) > k * n:
+            yield weigh(bgr, first[k * n:(k + 1) * n], ref, p, models)
     for scale in finer_levels(bgr.shape[1], bgr.shape[0]):
         yield candidates(bgr, expected, ref, p, models, [scale])
 
