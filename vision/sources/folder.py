@@ -27,19 +27,18 @@ class ImageFolderSource:
     wait: instead, an empty scene (a dark frame of the first image's size) until ``advance()``, and
     then each image until the next ``advance()``: the kiosk shows the next photo when its game waits
     for a throw (``appliance.folder_table``), however long the reader takes to settle the last one.
-    Raises CameraMissing when the folder does not exist or holds no images, EndOfFrames after the
-    last image (or never with ``loop``, unless no image can be read), SourceClosed after ``close()``.
+    Raises CameraMissing when the folder does not exist or holds no images (also while it is gone
+    or empty later, as an unplugged camera: once it is back, its images are listed and read afresh),
+    EndOfFrames after the last image (or never with ``loop``, unless no image can be read),
+    SourceClosed after ``close()``.
     """
 
     def __init__(self, folder, fps: float = 30.0, hold_s: float = 0.0, loop: bool = False, wait: bool = False):
         self.folder = Path(folder)
-        if not self.folder.is_dir():
-            raise CameraMissing(f"no image folder at {self.folder}")
         if fps <= 0:
             raise ValueError(f"fps must be positive, got {fps}")
-        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        if not self.files:
-            raise CameraMissing(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {self.folder}")
+        self.files = self._listed()
+        self._gone = False  # the folder went away (renamed, unmounted) since it was listed
         self.fps = float(fps)
         self.repeat = max(1, round(hold_s * fps))
         self.loop = loop
@@ -51,6 +50,30 @@ class ImageFolderSource:
         self._pos = 0  # frames into the folder
         self._cached: tuple[int, np.ndarray] | None = None
         self._closed = False
+
+    def _listed(self) -> list[Path]:
+        """The folder's image files in name order. Raises CameraMissing when there is no folder or
+        no image in it."""
+        try:
+            files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        except OSError:  # not there (or no folder): as a camera that is not plugged in
+            raise CameraMissing(f"no image folder at {self.folder}") from None
+        if not files:
+            raise CameraMissing(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {self.folder}")
+        return files
+
+    def _check(self) -> None:
+        """Raises CameraMissing while the folder is gone; once it is back, its images afresh (the
+        files skipped while it was gone were never damaged)."""
+        if self.folder.is_dir() and not self._gone:
+            return
+        self._gone, self._cached = True, None
+        files = self._listed()
+        self.files, self.skipped, self._gone = files, [], False
+        if self._shown not in (None, _ENDED) and self._shown >= len(files):
+            self._shown = None
+        self._pos = min(self._pos, len(files) * self.repeat)
+        log.info("the image folder %s is back: %d images", self.folder, len(files))
 
     def _image(self, i: int) -> np.ndarray | None:
         """The i-th file's image, or None (it is in ``skipped``, once)."""
@@ -74,6 +97,7 @@ class ImageFolderSource:
         """The next frame. Raises EndOfFrames, SourceClosed."""
         if self._closed:
             raise SourceClosed(f"the image folder {self.folder} is closed")
+        self._check()
         if self.wait:
             return self._frame(self._waiting())
         while True:
@@ -115,8 +139,9 @@ class ImageFolderSource:
 
     def advance(self) -> None:
         """Wait mode: show the next image that can be read (after the last, the first again with
-        ``loop``), until the next ``advance``; when there is none, ``read`` raises EndOfFrames."""
-        if self._shown == _ENDED:
+        ``loop``), until the next ``advance``; when there is none, ``read`` raises EndOfFrames.
+        Nothing while the folder is gone (``read`` says so): its images are not used up."""
+        if self._shown == _ENDED or self._gone or not self.folder.is_dir():
             return
         start = -1 if self._shown is None else self._shown
         for step in range(1, len(self.files) + 1):

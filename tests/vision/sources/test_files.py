@@ -161,3 +161,27 @@ def test_a_video_whose_name_is_not_utf8_is_refused_not_crashed_on(tmp_path):
     path.write_bytes(bytes(range(256)) * 8)
     with pytest.raises(CameraMissing, match="file name is not UTF-8: rename"):
         VideoFileSource(path)
+
+
+@pytest.mark.parametrize("wait", [False, True])
+def test_a_folder_that_goes_away_is_a_missing_camera_until_it_is_back_with_every_image(tmp_path, wait):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    _write_images(folder, 3)
+    src = ImageFolderSource(folder, loop=True, wait=wait)
+    if wait:
+        src.advance()
+    assert int(src.read().image[0, 0, 0]) == 10
+    folder.rename(tmp_path / "photos.gone")
+    for _ in range(2):  # not the last image again, as if nothing happened: a fault, every time
+        with pytest.raises(CameraMissing, match="no image folder"):
+            src.read()
+        if wait:
+            src.advance()
+    (tmp_path / "photos.gone").rename(folder)
+    seen = set()
+    for _ in range(4):
+        seen.add(int(src.read().image[0, 0, 0]))
+        if wait:
+            src.advance()
+    assert seen == {10, 30, 50} and src.skipped == []
