@@ -193,8 +193,10 @@ class Game:
         if unknown:
             raise SetupError(f"unknown setup key {brief(unknown[0])}; the keys are game, players, rules", "setup.key")
         players = setup.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise SetupError(f"players = {brief(players)}: must be a list of names", "setup.players")
+        if not all(p.strip() for p in players):
+            raise SetupError(f"players = {brief(players)}: a name is empty", "setup.players")
         if len(set(players)) != len(players):
             dup = next(p for p in players if players.count(p) > 1)
             raise SetupError(f"players: {brief(dup)} is seated twice; names must be distinct", "setup.seated_twice",

@@ -108,6 +108,15 @@ def test_a_refused_setup_carries_its_code_and_facts_beside_its_english_reason(se
     assert (exc.value.code, exc.value.facts) == (code, facts) and str(exc.value)
 
 
+@pytest.mark.parametrize("players, reason", [(["Ann", " "], "a name is empty"), ("Ann", "must be a list of names"),
+                                             (["Ann", 3], "must be a list of names")])
+def test_a_setup_whose_players_are_not_names_says_which_fault(players, reason):
+    from appliance.games import SetupError, new_game
+
+    with pytest.raises(SetupError, match=reason):
+        new_game({"game": "maexle", "players": players})
+
+
 def test_every_setup_refusal_code_is_pinned_here():
     from appliance.games import SETUP_REFUSALS
 
