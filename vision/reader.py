@@ -178,9 +178,9 @@ def found(bgr: np.ndarray, p: ReaderParams, models: Models, scales=None) -> list
 
 def weigh(bgr: np.ndarray, cands: list[Candidate], ref: np.ndarray | None, p: ReaderParams,
           models: Models) -> list[Weighed]:
-    """``cands`` of a (H, W, 3) uint8 BGR frame read by the face reader and weighed by the gate
-    (``ref``: the normalised empty-tray frame of the same size, or None: a candidate that looks
-    like it is tray and left out). Not yet one per die: ``suppress`` them by ``Weighed.die``."""
+    """``cands`` of a (H, W, 3) uint8 BGR frame read by the face reader and weighed by the gate.
+    ``ref``: the normalised empty-tray frame of the same size, or None; a candidate that looks like
+    the tray there is left out. Not yet one per die: ``suppress`` them by ``Weighed.die``."""
     cut = crops(bgr, cands)  # cut once: the reference's comparison and the face reader use the same
     if ref is not None:
         kept = np.array([not _like_reference(piece, ref, c, p) for piece, c in zip(cut, cands)], bool)
