@@ -413,18 +413,20 @@ def test_a_new_expected_count_over_a_long_still_empty_tray_reports_nothing():
     assert reports == [] and states[-1][0] == "empty"
 
 
-def _restarted(table, seed):
-    """A detector as a restarted kiosk makes it: fresh, the dice already lying on the table."""
-    return SettleDetector(Oracle(table, seed=seed), expected=len(table.truth.dice) or None)
+def _restarted(lying, last_roll, seed):
+    """A table with ``lying`` thrown and settled while the kiosk was down, and the detector a
+    restarted kiosk makes: fresh, told the saved game's ``last_roll``."""
+    table = SyntheticTable(len(lying), seed=seed)
+    table.throw(lying)
+    for _ in table.frames(settle_time(table)):
+        pass
+    detector = SettleDetector(Oracle(table, seed=seed), expected=len(lying))
+    detector.resumed(last_roll)
+    return table, detector
 
 
 def test_after_a_restart_the_saved_games_last_roll_still_lying_there_is_not_a_new_throw():
-    table = SyntheticTable(2, seed=40)
-    table.throw([1, 1])
-    for _ in table.frames(settle_time(table)):  # thrown and taken before the plug was pulled
-        pass
-    detector = _restarted(table, 40)
-    detector.resumed([1, 1])
+    table, detector = _restarted([1, 1], [1, 1], seed=40)
     assert play(table, detector, 2.0)[0] == []
     table.pass_hand(0.8)  # a hand over the same dice changes nothing either
     assert play(table, detector, settle_time(table))[0] == []
@@ -433,33 +435,18 @@ def test_after_a_restart_the_saved_games_last_roll_still_lying_there_is_not_a_ne
 
 
 def test_after_a_restart_other_dice_than_the_saved_last_roll_are_a_throw():
-    table = SyntheticTable(2, seed=41)
-    table.throw([6, 4])  # thrown while the kiosk was down
-    for _ in table.frames(settle_time(table)):
-        pass
-    detector = _restarted(table, 41)
-    detector.resumed([1, 1])
+    table, detector = _restarted([6, 4], [1, 1], seed=41)  # thrown while the kiosk was down
     assert [r[1].reading.values for r in play(table, detector, 2.0)[0]] == [(4, 6)]
 
 
 def test_after_a_restart_a_hand_resting_first_does_not_use_up_the_saved_last_roll():
-    table = SyntheticTable(2, seed=42)
-    table.throw([3, 5])
-    for _ in table.frames(settle_time(table)):
-        pass
-    detector = _restarted(table, 42)
-    detector.resumed([5, 3])
+    table, detector = _restarted([3, 5], [5, 3], seed=42)
     table.pass_hand(0.8, rest_s=1.5)
     reports, _ = play(table, detector, settle_time(table) + 1.0)
     assert all(not s.ok for _, s, _ in reports)  # the hand may be unreadable; the dice under it are no throw
 
 
 def test_forget_after_a_restart_reports_the_saved_last_roll_lying_there():
-    table = SyntheticTable(2, seed=43)
-    table.throw([2, 2])
-    for _ in table.frames(settle_time(table)):
-        pass
-    detector = _restarted(table, 43)
-    detector.resumed([2, 2])
+    table, detector = _restarted([2, 2], [2, 2], seed=43)
     detector.forget()  # the table took the roll back: read the dice lying now
     assert [r[1].reading.values for r in play(table, detector, 2.0)[0]] == [(2, 2)]
