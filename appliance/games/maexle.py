@@ -8,8 +8,10 @@ actions fit each game" puts them:
 - The receiver may instead ``reveal``; then the cup is lifted and the next action is the ``roll``
   the camera reads under it. With ``self_reveal`` the receiver rolls, shows their own dice and takes
   1; dice that beat the standing announcement (as an announcement would have to) cost nobody a
-  point, and the receiver opens a new round (``"beats": true`` in the ``revealed`` event). With ``blind_pass`` the receiver passes the cup on unrolled and answers for the old
-  announcement.
+  point, and the receiver opens a new round (``"beats": true`` in the ``revealed`` event). With
+  ``blind_pass`` the receiver passes the cup on unrolled and answers for the old announcement
+  (``"blind": true`` in the ``revealed`` event that follows; a false one is charged as
+  ``maexle.reveal_blind``, not as a lie).
 - After a Mäxle (RULES.md §1 "Mäxle announced") the receiver only ``accept``s without looking or
   ``reveal``s (``maexle = accept_or_reveal``; under ``announce = higher_or_equal`` too), or the cup
   is lifted at once (``immediate_reveal``).
@@ -201,6 +203,8 @@ class Maexle(Game):
             holds = mv.at_least(shown, announced)
         events = [{"revealed": {"player": lifter, "dice": dice, "value": shown, "announced": announced,
                                 "by": by, "holds": holds, "lift": lift}}]
+        if s["blind"]:  # ``by`` passed it on unrolled: they answer for it, they did not announce it
+            events[0]["revealed"]["blind"] = True
         if lift == "maexle":
             return events + self._immediate_maexle(by, holds)
         if lift == "self_reveal":

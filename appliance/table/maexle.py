@@ -66,6 +66,9 @@ class MaexleTable(Table):
         if value.get("holds"):
             return Announcement(_("{value}: {player}'s {announced} holds").format(
                 value=shown, player=by, announced=announced), "good")
+        if value.get("blind"):  # the one who answers passed it on blind: no lie of theirs
+            return Announcement(_("{value}: {announced} does not hold, {player} passed it on blind").format(
+                value=shown, player=by, announced=announced), "penalty")
         return Announcement(_("{value}: {player} lied about {announced}").format(
             value=shown, player=by, announced=announced), "penalty")
 

@@ -220,6 +220,20 @@ def test_a_cup_lifted_before_reveal_still_counts_once_reveal_is_pressed(rig):
     assert "42: Ann lied about 65" in rig.announced
 
 
+def test_a_false_announcement_passed_on_blind_is_announced_as_passed_not_as_a_lie():
+    app = App(players=["Ann", "Bo", "Cy"], rules={"maexle": {"blind_pass": True}}, clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:54")
+    app.choose("blind_pass")  # Cy passes Ann's 54 on to Bo unrolled
+    app.choose("reveal")
+    app.on_reading(DiceReading("ok", (Die(3, (40.0, 60.0), (20, 40, 40, 40)), Die(2, (100.0, 60.0), (80, 40, 40, 40)))))
+    said = [app.banner.announcement] + [b.announcement for b in app.banners]
+    assert "32: 54 does not hold, Cy passed it on blind" in [a.text for a in said]
+    assert not any("lied" in a.text for a in said)
+    assert "passed a false announcement on blind" in [a.detail for a in said]
+
+
 def test_reveal_is_taken_only_when_the_game_expects_it(rig):
     start(rig, "maexle", ["Ann", "Bo"])
     rig.press(0.2)
