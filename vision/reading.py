@@ -8,7 +8,7 @@ lies, and a status. ``unreadable`` is an honest answer, never a guess: the game 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 Status = Literal["ok", "unreadable"]
 
@@ -41,6 +41,19 @@ class Die:
     center: tuple[float, float]
     box: tuple[int, int, int, int]
     confidence: float = 1.0
+
+    @classmethod
+    def from_json(cls, data: dict) -> Die:
+        """The die of ``to_json``'s dict. Raises ValueError when it is not one (a value outside
+        1-6, a box that is not four numbers...)."""
+        try:
+            value, (x, y), box = int(data["value"]), data["center"], tuple(int(v) for v in data["box"])
+            die = cls(value, (float(x), float(y)), box, float(data.get("confidence", 1.0)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a die: {data!r} ({exc})") from None
+        if not 1 <= value <= 6 or len(box) != 4:
+            raise ValueError(f"not a die: {data!r}")
+        return die
 
     def to_json(self) -> dict:
         """The die as in ``dicetable read --json``: value, center, box, confidence."""
@@ -78,6 +91,18 @@ class DiceReading:
     def ok(self) -> bool:
         """True when the reading may be acted on."""
         return self.status == "ok"
+
+    @classmethod
+    def from_json(cls, data: dict) -> DiceReading:
+        """The reading of ``to_json``'s dict. Raises ValueError when it is not one."""
+        try:
+            status, dice = data["status"], tuple(Die.from_json(d) for d in data["dice"])
+            reason, kind = str(data.get("reason", "")), data.get("kind", "")
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a dice reading: {data!r} ({exc})") from None
+        if status not in ("ok", "unreadable") or kind not in get_args(ReasonKind):
+            raise ValueError(f"not a dice reading: {data!r}")
+        return cls(status, dice, reason, kind=kind)
 
     def to_json(self) -> dict:
         """The reading as in ``dicetable read --json`` (without file and ms); an unreadable one adds

@@ -28,8 +28,8 @@ what happened, so the still spell starts afresh (the lock and the last report st
 comes back on the same dice does not report them twice). Frozen and stale frames are the sources'
 business (``vision.sources.LiveCamera``): they never reach here.
 
-A restart (a pulled plug) loses the last report: ``resumed`` gives the detector the roll the saved
-game last took, so the dice still lying there are not taken for a new throw.
+A restart (a pulled plug) would lose the last report: ``resumed`` gives it back (the kiosk keeps it
+in its store), so the dice still lying there as they were are not taken for a new throw.
 """
 
 from __future__ import annotations
@@ -164,7 +164,6 @@ class SettleDetector:
         self._last_t: float | None = None
         self._readings: deque[DiceReading] = deque(maxlen=200)  # the readings of this still spell
         self._empty_seen = False
-        self._resumed: tuple[int, ...] | None = None  # the saved game's last roll, until a roll or an empty tray settles
         self.state: State = "moving"
 
     @property
@@ -232,16 +231,15 @@ class SettleDetector:
         reported even if they were reported before (the table took back a roll the camera misread)."""
         self.interrupt()
         self.last_settled = self.last_roll = None
-        self._resumed = None
 
-    def resumed(self, values) -> None:
-        """After a restart: ``values`` (1-6 each) is the roll the saved game last took. The first
-        still scene that settles as a roll or an empty tray decides: read as these values, it is
-        that roll still lying on the tray, not a new throw, and is not reported (as the process
-        before the restart would not have); other values are reported as usual. Unsure scenes (a
-        hand over the tray) keep waiting. Not undone by motion: a camera's exposure settling
-        after its start moves the whole picture."""
-        self._resumed = tuple(sorted(int(v) for v in values)) or None
+    def resumed(self, roll: DiceReading) -> None:
+        """After a restart: ``roll`` (an ``ok`` reading, its dice in frame px) is the last roll this
+        detector reported before it. The dice lying where and as they were then are not reported
+        again, as the detector before the restart would not have (``same_dice``); dice moved or
+        thrown since are. Raises ValueError for a reading that is not ``ok``."""
+        if not roll.ok:
+            raise ValueError(f"not a roll: {roll.reason or roll.status}")
+        self.last_settled = self.last_roll = Settled(roll, float("-inf"), -1)
 
     def update(self, image: np.ndarray, t: float, index: int = -1) -> Update:
         """Takes one frame ((H, W, 3) uint8 BGR) with its timestamp ``t`` (s); returns its Update.
@@ -291,16 +289,8 @@ class SettleDetector:
         # The same dice as last reported (a hand passed, a die nudged less than moved_frac, the
         # camera came back) are no new throw; a roll is also checked against the last roll, so a
         # hand resting on the tray in between does not make the same roll count twice.
-        resumed = self._resumed
-        if agreed.ok or _empty(agreed):  # the first roll or empty tray after a restart decides
-            self._resumed = None
         if _empty(agreed) or any(same_dice(agreed, s.reading, self.params.moved_frac)
                                  for s in (self.last_settled, self.last_roll) if s is not None):
-            return Update(self.state, reading)
-        if agreed.ok and tuple(sorted(agreed.values)) == resumed:
-            # The saved game's last roll, lying as it was: the process before the restart had
-            # reported it. Kept as the last report, so a hand passing over it changes nothing.
-            self.last_settled = self.last_roll = Settled(agreed, t, index)
             return Update(self.state, reading)
         self.last_settled = Settled(agreed, t, index)
         if agreed.ok:

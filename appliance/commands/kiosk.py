@@ -103,6 +103,8 @@ class Appliance:
         trial = self._trial(app, pipeline)
         buttons = self._buttons(commands)
         self._resume(app, pipeline)
+        if worker is not None:  # only now: its first settled throw must meet the resumed game and detector
+            worker.start()
 
         from appliance.kiosk.loop import Kiosk
 
@@ -210,7 +212,8 @@ class Appliance:
             return None, None
 
     def _camera(self, commands, app):
-        """The camera pipeline in its worker thread, or (None, None) when no source can be opened."""
+        """The camera pipeline and its worker thread, not yet started, or (None, None) when no
+        source can be opened."""
         from appliance.inputs import Command
         from appliance.kiosk.camera import CameraPipeline, CameraWorker
 
@@ -256,7 +259,7 @@ class Appliance:
             app.hooks.corrected = lambda values, misread: keep_correction(app.store, *pipeline.last_settled,
                                                                           values, misread)
         live = not isinstance(cfg.source, Path) and cfg.source != "synthetic"
-        return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps).start()
+        return pipeline, CameraWorker(pipeline, pace_fps=None if live else cfg.fps)
 
     def _taught(self, store):
         """The reader (``appliance.teaching.TableReader``) with the adaptation to the dice taught at

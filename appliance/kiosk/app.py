@@ -18,6 +18,7 @@ Choice ids are "verb" or "verb:argument" (e.g. "announce:54", "pick:Bo", "declar
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import deque
@@ -66,6 +67,9 @@ KEY_GUARD_S = 0.4
 ROLL_GUARD_S = 0.4
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
+# The store's setting holding the camera's last settled roll (its dice in frame px, as JSON): after a
+# restart the dice still lying there as they were are no new throw (``SettleDetector.resumed``).
+THROW_KEY = "camera_last_roll"
 # The screens on which a settled roll is taken (on the hand entry the table is typing the dice).
 IN_GAME = ("play", "correct", "sheet", "menu", "confirm")
 
@@ -77,9 +81,9 @@ class Hooks:
     announce(list[Announcement]): every outcome's announcements, when they are taken (the demo's
         transcript, the voice). expect(dice: int): how many dice the game's rolls have (the settle
         detector's input), called when it changes; see :attr:`App.camera_dice`. reread(): read the
-        dice lying now again (after an undo). resumed(values): a saved game continued after a
-        restart; ``values`` (list of 1-6) is the roll it last took, which may still lie on the tray
-        and is no new throw (``vision.settle.SettleDetector.resumed``).
+        dice lying now again (after an undo). resumed(roll): a saved game continued after a restart;
+        ``roll`` (an ok ``DiceReading``) is the camera's last settled roll, whose dice may still lie
+        on the tray as they were: no new throw (``vision.settle.SettleDetector.resumed``).
     sound(name): a sound effect, "settled" (a roll was taken from the camera) or "reveal".
     corrected(values, misread): a roll entered by hand was taken: its dice (list of 1-6) and the
         misread roll it replaces (a tuple), or None when it was entered for a roll due now.
@@ -91,7 +95,7 @@ class Hooks:
     announce: Callable[[list[Announcement]], None] | None = None
     expect: Callable[[int | None], None] | None = None
     reread: Callable[[], None] | None = None
-    resumed: Callable[[list[int]], None] | None = None
+    resumed: Callable[[object], None] | None = None
     sound: Callable[[str], None] | None = None
     corrected: Callable[[list[int], tuple[int, ...] | None], None] | None = None
     forgot: Callable[[], None] | None = None
@@ -255,12 +259,33 @@ class App:
         for outcome in pending:
             self.took(outcome)
         self._expect()
-        # The dice of the last roll may still lie on the tray: the restarted camera must not take
-        # them for the next throw. (A Mäxle roll under the cup is read afresh when it is lifted.)
-        roll = self.session.last_roll
-        if roll and self.hooks.resumed and self.session.need.kind != "lift":
+        # The dice the camera last settled may still lie on the tray: the restarted camera must not
+        # take them for the next throw. (A Mäxle roll under the cup is read afresh when it is lifted.)
+        roll = self._kept_throw()
+        if roll is not None and self.hooks.resumed and self.session.need.kind != "lift":
             self.hooks.resumed(roll)
         return True
+
+    def _keep_throw(self, reading) -> None:
+        """Keep the camera's settled roll in the store (``THROW_KEY``) for a restart."""
+        if self.store is None or not reading.ok:
+            return
+        try:
+            self.store.save_settings({THROW_KEY: json.dumps(reading.to_json())})
+        except Exception:  # the game is saved apart; only a re-read of lying dice after a restart is at stake
+            log.exception("the camera's last roll could not be kept")
+
+    def _kept_throw(self):
+        """The camera's last settled roll kept in the store, or None (none, or not readable: the
+        journal says so)."""
+        from vision.reading import DiceReading
+
+        try:
+            text = self.store.setting(THROW_KEY) if self.store is not None else None
+            return DiceReading.from_json(json.loads(text)) if text else None
+        except Exception as exc:  # a damaged setting: the lying dice may be read once more, nothing worse
+            log.error("the camera's last roll kept in the store cannot be used: %s", exc)
+            return None
 
     def _unsaved_game(self):
         """The unfinished game of the read-only store, as ``Session.resume`` gives it but saving
@@ -380,6 +405,7 @@ class App:
 
     def on_reading(self, reading) -> None:
         """A settled reading from the camera pipeline (the guided setup's, while it shows)."""
+        self._keep_throw(reading)
         if self.screen == "guided":
             self.guided.settled(reading)
             return

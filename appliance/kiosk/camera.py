@@ -77,11 +77,12 @@ class CameraPipeline:
         with self._lock:
             self._calls.append(self.detector.forget)
 
-    def resumed(self, values) -> None:
-        """A saved game continued after a restart: ``values`` (1-6 each), the roll it last took,
-        still lying on the tray is no new throw (``SettleDetector.resumed``)."""
+    def resumed(self, roll) -> None:
+        """A saved game continued after a restart: ``roll`` (an ok ``DiceReading``) is the last one
+        this camera settled before it; its dice still lying there are no new throw
+        (``SettleDetector.resumed``)."""
         with self._lock:
-            self._calls.append(lambda: self.detector.resumed(values))
+            self._calls.append(lambda: self.detector.resumed(roll))
 
     def call(self, fn: Callable) -> None:
         """Run ``fn(source)`` in the stepping thread before the next frame (e.g. the demo's

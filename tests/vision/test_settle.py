@@ -413,20 +413,20 @@ def test_a_new_expected_count_over_a_long_still_empty_tray_reports_nothing():
     assert reports == [] and states[-1][0] == "empty"
 
 
-def _restarted(lying, last_roll, seed):
-    """A table with ``lying`` thrown and settled while the kiosk was down, and the detector a
-    restarted kiosk makes: fresh, told the saved game's ``last_roll``."""
-    table = SyntheticTable(len(lying), seed=seed)
-    table.throw(lying)
-    for _ in table.frames(settle_time(table)):
-        pass
-    detector = SettleDetector(Oracle(table, seed=seed), expected=len(lying))
-    detector.resumed(last_roll)
+def _restarted(values, seed):
+    """A table where ``values`` were thrown and reported, and the detector a restarted kiosk makes:
+    fresh, given the last roll the detector before it reported (the kiosk keeps it in its store)."""
+    table = SyntheticTable(len(values), seed=seed)
+    before = SettleDetector(Oracle(table, seed=seed), expected=len(values))
+    table.throw(values)
+    (_, last, _), = play(table, before, settle_time(table))[0]
+    detector = SettleDetector(Oracle(table, seed=seed), expected=len(values))
+    detector.resumed(last.reading)
     return table, detector
 
 
-def test_after_a_restart_the_saved_games_last_roll_still_lying_there_is_not_a_new_throw():
-    table, detector = _restarted([1, 1], [1, 1], seed=40)
+def test_after_a_restart_the_last_roll_still_lying_there_is_not_a_new_throw():
+    table, detector = _restarted([1, 1], seed=40)
     assert play(table, detector, 2.0)[0] == []
     table.pass_hand(0.8)  # a hand over the same dice changes nothing either
     assert play(table, detector, settle_time(table))[0] == []
@@ -434,19 +434,25 @@ def test_after_a_restart_the_saved_games_last_roll_still_lying_there_is_not_a_ne
     assert [r[1].reading.values for r in play(table, detector, settle_time(table))[0]] == [(1, 1)]
 
 
-def test_after_a_restart_other_dice_than_the_saved_last_roll_are_a_throw():
-    table, detector = _restarted([6, 4], [1, 1], seed=41)  # thrown while the kiosk was down
-    assert [r[1].reading.values for r in play(table, detector, 2.0)[0]] == [(4, 6)]
+def test_after_a_restart_dice_thrown_meanwhile_are_a_throw_even_with_the_same_values():
+    table, detector = _restarted([6, 4], seed=41)
+    table.throw([4, 6])  # thrown while the kiosk was down, or before its camera saw anything still
+    assert [r[1].reading.values for r in play(table, detector, settle_time(table))[0]] == [(4, 6)]
 
 
-def test_after_a_restart_a_hand_resting_first_does_not_use_up_the_saved_last_roll():
-    table, detector = _restarted([3, 5], [5, 3], seed=42)
+def test_after_a_restart_a_hand_resting_first_does_not_make_the_last_roll_a_new_throw():
+    table, detector = _restarted([3, 5], seed=42)
     table.pass_hand(0.8, rest_s=1.5)
     reports, _ = play(table, detector, settle_time(table) + 1.0)
     assert all(not s.ok for _, s, _ in reports)  # the hand may be unreadable; the dice under it are no throw
 
 
-def test_forget_after_a_restart_reports_the_saved_last_roll_lying_there():
-    table, detector = _restarted([2, 2], [2, 2], seed=43)
+def test_forget_after_a_restart_reports_the_last_roll_lying_there():
+    table, detector = _restarted([2, 2], seed=43)
     detector.forget()  # the table took the roll back: read the dice lying now
     assert [r[1].reading.values for r in play(table, detector, 2.0)[0]] == [(2, 2)]
+
+
+def test_only_a_roll_can_be_given_back_after_a_restart():
+    with pytest.raises(ValueError, match="not a roll"):
+        SettleDetector(lambda *a, **k: no_dice()).resumed(wrong_count(2, ()))

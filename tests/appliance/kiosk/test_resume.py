@@ -210,12 +210,24 @@ def resumed_with_hooks(state_dir):
     return told
 
 
-def test_a_biscuit_game_resumed_tells_the_camera_its_last_roll_which_may_still_lie_on_the_tray(tmp_path):
+def test_a_game_resumed_gives_the_camera_its_last_settled_roll_which_may_still_lie_on_the_tray(tmp_path):
     app = kiosk(tmp_path)
     app.setup.game_kind = "biscuit"
     assert app.start_game()
     app.on_reading(reading(1, 1))
-    assert resumed_with_hooks(tmp_path) == [[1, 1]]
+    assert resumed_with_hooks(tmp_path) == [reading(1, 1)]  # with its dice where they lay
+
+
+def test_a_roll_corrected_by_hand_leaves_the_camera_its_own_reading_of_the_dice_lying_there(tmp_path):
+    app = kiosk(tmp_path)
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    app.on_reading(reading(3, 5))  # the camera misread a 3 6
+    app.handle(Command("correct", source="button"))
+    app.act({"undo": True})
+    app.act({"roll": [3, 6]})
+    assert app.session.last_roll == [3, 6]
+    assert resumed_with_hooks(tmp_path) == [reading(3, 5)]  # what the camera will read there again
 
 
 def test_a_maexle_game_waiting_for_the_cup_to_be_lifted_reads_afresh_after_a_restart(tmp_path):
@@ -230,8 +242,10 @@ def test_a_maexle_game_waiting_for_the_cup_to_be_lifted_reads_afresh_after_a_res
     assert resumed_with_hooks(tmp_path) == ["reread"]
 
 
-def test_a_game_without_a_roll_yet_tells_the_camera_nothing_after_a_restart(tmp_path):
+def test_without_a_settled_roll_kept_the_camera_is_told_nothing_after_a_restart(tmp_path, caplog):
     app = kiosk(tmp_path)
     app.setup.game_kind = "yacht"
     assert app.start_game()
     assert resumed_with_hooks(tmp_path) == []
+    app.store.save_settings({"camera_last_roll": '{"status": "ok", "dice": [{"value": 9}]}'})  # damaged
+    assert resumed_with_hooks(tmp_path) == [] and "cannot be used" in caplog.text
