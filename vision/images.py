@@ -18,6 +18,7 @@ the file is empty
 
 from __future__ import annotations
 
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -50,9 +51,15 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
     import cv2
 
     path = Path(path)
-    if path.is_dir():
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise ImageError(path, "no such file") from None
+    except OSError as exc:  # a folder on the way this user may not search, a name too long
+        raise ImageError(path, f"cannot be opened: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
         raise ImageError(path, "is a directory, not an image")
-    if path.exists() and not path.is_file():  # a pipe or a device: reading it could wait for ever
+    if not stat.S_ISREG(mode):  # a pipe or a device: reading it could wait for ever
         raise ImageError(path, "is not a regular file (a pipe or a device), not an image")
     try:
         data = path.read_bytes()

@@ -3,7 +3,9 @@ each until the next is asked for (a table that waits for its game)."""
 
 from __future__ import annotations
 
+import bisect
 import logging
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -27,18 +29,19 @@ class ImageFolderSource:
     wait: instead, an empty scene (a dark frame of the first image's size) until ``advance()``, and
     then each image until the next ``advance()``: the kiosk shows the next photo when its game waits
     for a throw (``appliance.folder_table``), however long the reader takes to settle the last one.
-    Raises CameraMissing when the folder does not exist or holds no images (also while it is gone
-    or empty later, as an unplugged camera: once it is back, its images are listed and read afresh),
-    EndOfFrames after the last image (or never with ``loop``, unless no image can be read),
-    SourceClosed after ``close()``.
+    The folder is watched as it plays: images added, removed or replaced are taken as they are
+    now (listed again when the folder changes, a file read again when it does). Raises
+    CameraMissing when the folder does not exist, cannot be read or holds no images (also later, as
+    an unplugged camera, until it is back), EndOfFrames after the last image (or never with
+    ``loop``, unless no image can be read), SourceClosed after ``close()``.
     """
 
     def __init__(self, folder, fps: float = 30.0, hold_s: float = 0.0, loop: bool = False, wait: bool = False):
         self.folder = Path(folder)
         if fps <= 0:
             raise ValueError(f"fps must be positive, got {fps}")
+        self._stamp = self._folder_stamp()  # the folder as listed: a change lists it again
         self.files = self._listed()
-        self._gone = False  # the folder went away (renamed, unmounted) since it was listed
         self.fps = float(fps)
         self.repeat = max(1, round(hold_s * fps))
         self.loop = loop
@@ -48,40 +51,65 @@ class ImageFolderSource:
         self.skipped: list[tuple[Path, str]] = []
         self.index = 0
         self._pos = 0  # frames into the folder
-        self._cached: tuple[int, np.ndarray] | None = None
+        self._cached: tuple[Path, int, np.ndarray] | None = None  # a file, its mtime (ns), its image
         self._closed = False
 
+    def _folder_stamp(self) -> tuple[int, int]:
+        """The folder's (inode, mtime ns): they change when files are added, removed or renamed.
+        Raises CameraMissing when it is not there or cannot be read."""
+        try:
+            st = self.folder.stat()
+        except OSError as exc:  # gone (renamed, unmounted), or not this user's to read
+            raise CameraMissing(f"no image folder at {self.folder} ({exc.strerror or exc})") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise CameraMissing(f"no image folder at {self.folder} (not a folder)")
+        return st.st_ino, st.st_mtime_ns
+
     def _listed(self) -> list[Path]:
-        """The folder's image files in name order. Raises CameraMissing when there is no folder or
-        no image in it."""
+        """The folder's image files in name order. Raises CameraMissing when the folder cannot be
+        read or holds no image."""
         try:
             files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        except OSError:  # not there (or no folder): as a camera that is not plugged in
-            raise CameraMissing(f"no image folder at {self.folder}") from None
+        except OSError as exc:  # as a camera that is not plugged in
+            raise CameraMissing(f"no image folder at {self.folder} ({exc.strerror or exc})") from None
         if not files:
             raise CameraMissing(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {self.folder}")
         return files
 
     def _check(self) -> None:
-        """Raises CameraMissing while the folder is gone; once it is back, its images afresh (the
-        files skipped while it was gone were never damaged)."""
-        if self.folder.is_dir() and not self._gone:
-            return
-        self._gone, self._cached = True, None
-        files = self._listed()
-        self.files, self.skipped, self._gone = files, [], False
-        if self._shown not in (None, _ENDED) and self._shown >= len(files):
+        """Lists the folder again when it changed (or came back); raises CameraMissing while it is
+        gone, unreadable or empty. The image in view keeps its place by name; the files skipped
+        before are tried again."""
+        try:
+            stamp = self._folder_stamp()
+            if stamp == self._stamp:
+                return
+            self._stamp = None  # listed again below; until then, whatever it holds is not known
+            files = self._listed()
+        except CameraMissing:
+            self._cached = None
+            raise
+        self._stamp = stamp
+        at = lambda i: _place(files, self.files[i]) if 0 <= i < len(self.files) else i  # noqa: E731
+        if self._shown == _ENDED and self.loop:
             self._shown = None
-        self._pos = min(self._pos, len(files) * self.repeat)
-        log.info("the image folder %s is back: %d images", self.folder, len(files))
+        elif self._shown not in (None, _ENDED):
+            self._shown = at(self._shown)
+        self._pos = at(self._pos // self.repeat) * self.repeat + self._pos % self.repeat
+        self.files, self.skipped = files, []
+        log.info("the image folder %s: %d images", self.folder, len(files))
 
     def _image(self, i: int) -> np.ndarray | None:
         """The i-th file's image, or None (it is in ``skipped``, once)."""
-        if self._cached and self._cached[0] == i:
-            return self._cached[1]
         import cv2
 
         path = self.files[i]
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            mtime = None  # load_image says why
+        if self._cached and self._cached[:2] == (path, mtime):
+            return self._cached[2]
         if any(p == path for p, _why in self.skipped):
             return None
         try:  # B, G, R (+A) or grey, 8 or 16 bits, as BGR
@@ -90,7 +118,7 @@ class ImageFolderSource:
             self.skipped.append((path, exc.reason))
             log.warning("%s skipped: %s", path, exc.reason)
             return None
-        self._cached = (i, bgr)
+        self._cached = (path, mtime, bgr)
         return bgr
 
     def read(self) -> Frame:
@@ -141,7 +169,11 @@ class ImageFolderSource:
         """Wait mode: show the next image that can be read (after the last, the first again with
         ``loop``), until the next ``advance``; when there is none, ``read`` raises EndOfFrames.
         Nothing while the folder is gone (``read`` says so): its images are not used up."""
-        if self._shown == _ENDED or self._gone or not self.folder.is_dir():
+        if self._shown == _ENDED:
+            return
+        try:
+            self._check()
+        except CameraMissing:
             return
         start = -1 if self._shown is None else self._shown
         for step in range(1, len(self.files) + 1):
@@ -167,3 +199,9 @@ class ImageFolderSource:
         """Stops the source; later reads raise SourceClosed."""
         self._closed = True
         self._cached = None
+
+
+def _place(files: list[Path], name: Path) -> int:
+    """The index of ``name`` in the sorted ``files``, or of the file after it in name order (the
+    last when none is)."""
+    return min(bisect.bisect_left(files, name), len(files) - 1)

@@ -1,5 +1,7 @@
 """Image folders and video files play in virtual time; ``open_source`` names every kind of source."""
 
+import os
+
 import cv2
 import numpy as np
 import pytest
@@ -185,3 +187,51 @@ def test_a_folder_that_goes_away_is_a_missing_camera_until_it_is_back_with_every
         if wait:
             src.advance()
     assert seen == {10, 30, 50} and src.skipped == []
+
+
+def test_a_folder_emptied_is_a_missing_camera_and_images_put_in_later_are_used(tmp_path):
+    paths = _write_images(tmp_path, 2)
+    src = ImageFolderSource(tmp_path, loop=True)
+    assert int(src.read().image[0, 0, 0]) == 10
+    for p in paths:
+        p.unlink()
+    with pytest.raises(CameraMissing, match="no images"):  # not the last image counted again
+        src.read()
+    img = np.full((48, 64, 3), 200, np.uint8)
+    cv2.imwrite(str(tmp_path / "new.png"), img)
+    assert int(src.read().image[0, 0, 0]) == 200 and src.skipped == []
+
+
+def test_images_added_to_a_playing_folder_are_played_and_one_replaced_in_view_shows_anew(tmp_path):
+    _write_images(tmp_path, 2)
+    src = ImageFolderSource(tmp_path, loop=True, wait=True)
+    src.advance()
+    assert int(src.read().image[0, 0, 0]) == 10
+    cv2.imwrite(str(tmp_path / "img_00.png"), np.full((48, 64, 3), 99, np.uint8))  # overwritten in place
+    os.utime(tmp_path / "img_00.png", ns=(1, 10**18))  # a clock that moved on, however coarse the file system's
+    assert int(src.read().image[0, 0, 0]) == 99
+    cv2.imwrite(str(tmp_path / "img_05.png"), np.full((48, 64, 3), 77, np.uint8))
+    src.advance()
+    src.advance()
+    assert int(src.read().image[0, 0, 0]) == 77  # after img_01, the image added
+
+
+def test_a_folder_that_cannot_be_read_is_a_missing_camera_not_a_crash(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    _write_images(tmp_path, 2)
+    src = ImageFolderSource(tmp_path, loop=True)
+    src.read()
+    real_stat = Path.stat
+
+    def denied(self, *a, **k):
+        if self == tmp_path:
+            raise PermissionError(13, "Permission denied")
+        return real_stat(self, *a, **k)
+
+    monkeypatch.setattr(Path, "stat", denied)  # chmod 000 (root reads through it, so it is simulated)
+    with pytest.raises(CameraMissing, match="Permission denied"):
+        src.read()
+    src.advance()  # nothing used up, nothing raised
+    monkeypatch.undo()
+    assert int(src.read().image[0, 0, 0]) in (10, 30)
