@@ -282,7 +282,10 @@ class App:
 
         try:
             text = self.store.setting(THROW_KEY) if self.store is not None else None
-            return DiceReading.from_json(json.loads(text)) if text else None
+            roll = DiceReading.from_json(json.loads(text)) if text else None
+            if roll is not None and not roll.ok:  # only rolls are kept: this one was damaged
+                raise ValueError(f"not a roll: {text}")
+            return roll
         except Exception as exc:  # a damaged setting: the lying dice may be read once more, nothing worse
             log.error("the camera's last roll kept in the store cannot be used: %s", exc)
             return None

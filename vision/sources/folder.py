@@ -84,7 +84,7 @@ class ImageFolderSource:
             stamp = self._folder_stamp()
             if stamp == self._stamp:
                 return
-            self._stamp = None  # listed again below; until then, whatever it holds is not known
+            self._stamp = None  # should the listing fail, the next read lists it again
             files = self._listed()
         except CameraMissing:
             self._cached = None
@@ -122,7 +122,8 @@ class ImageFolderSource:
         return bgr
 
     def read(self) -> Frame:
-        """The next frame. Raises EndOfFrames, SourceClosed."""
+        """The next frame. Raises CameraMissing (the folder gone, unreadable or empty), EndOfFrames,
+        SourceClosed."""
         if self._closed:
             raise SourceClosed(f"the image folder {self.folder} is closed")
         self._check()

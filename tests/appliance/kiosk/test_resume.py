@@ -247,5 +247,7 @@ def test_without_a_settled_roll_kept_the_camera_is_told_nothing_after_a_restart(
     app.setup.game_kind = "yacht"
     assert app.start_game()
     assert resumed_with_hooks(tmp_path) == []
-    app.store.save_settings({"camera_last_roll": '{"status": "ok", "dice": [{"value": 9}]}'})  # damaged
-    assert resumed_with_hooks(tmp_path) == [] and "cannot be used" in caplog.text
+    for damaged in ('{"status": "ok", "dice": [{"value": 9}]}', '{"status": "unreadable", "dice": []}'):
+        app.store.save_settings({"camera_last_roll": damaged})
+        caplog.clear()
+        assert resumed_with_hooks(tmp_path) == [] and "cannot be used" in caplog.text
