@@ -1,7 +1,8 @@
 """Training examples for the die finder: an augmented view of a labelled image and its target maps.
 
 A view is the image scaled, turned, flipped and shifted onto a fixed canvas (the network's input),
-then changed photometrically (``vision.train.augment``). Half of the views use a scale the product
+with a share of the views also seen at a slant (``tilt``: another camera's perspective, or a frame
+stretched to another aspect), then changed photometrically (``vision.train.augment``). Half of the views use a scale the product
 uses (the frame's long side to ``vision.finder.BASE`` px or half that, a little more or less), half
 a random die size within ``MIN_INPUT``-``MAX_INPUT`` px, so the finder meets dice of every size it
 must read.
@@ -25,6 +26,7 @@ from vision.train.augment import photometric
 from vision.train.samples import Labelled
 
 CANVAS = (320, 256)  # (W, H) px of a training view
+TILT = 0.12  # the most a slanted view's corner moves, as a share of the canvas side
 
 
 def _scale(item: Labelled, rng: np.random.Generator) -> float:
@@ -50,9 +52,34 @@ def _angle(rng: np.random.Generator) -> float:
     return float(rng.uniform(0, 360))
 
 
-def view(item: Labelled, rng: np.random.Generator, canvas=CANVAS, strength: float = 1.0):
+def tilt(rng: np.random.Generator, canvas=CANVAS, amount: float = TILT) -> np.ndarray:
+    """A (3, 3) float64 homography of a (W, H) canvas onto itself: each corner moved at random by up
+    to ``amount`` of the canvas's width and height, as a camera tilted another way (or a frame
+    stretched to another aspect) sees the same table."""
+    w, h = canvas
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    moved = corners + rng.uniform(-amount, amount, (4, 2)).astype(np.float32) * np.float32([w, h])
+    return cv2.getPerspectiveTransform(corners, moved).astype(np.float64)
+
+
+def _through(hom: np.ndarray, pts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 2) points and (N,) sizes (px) mapped by a (3, 3) homography: each size scaled by the
+    square root of the map's local change of area there (NaN sizes stay NaN)."""
+    def through(q):
+        r = np.column_stack([q, np.ones(len(q))]) @ hom.T
+        return r[:, :2] / r[:, 2:3]
+
+    d = np.where(np.isnan(sizes), 1.0, np.maximum(sizes, 1.0))[:, None] / 2
+    c, u, v = through(pts), through(pts + d * [1, 0]), through(pts + d * [0, 1])
+    area = np.abs((u - c)[:, 0] * (v - c)[:, 1] - (u - c)[:, 1] * (v - c)[:, 0]) / (d[:, 0] ** 2)
+    return c, sizes * np.sqrt(area)
+
+
+def view(item: Labelled, rng: np.random.Generator, canvas=CANVAS, strength: float = 1.0,
+         slant: float = 0.0):
     """One augmented view: ((H, W, 3) uint8 BGR canvas, (N, 4) float32 dice in canvas px with
-    sizes scaled (NaN sizes stay NaN), the typical die size in canvas px)."""
+    sizes scaled (NaN sizes stay NaN), the typical die size in canvas px). ``slant``: the share of
+    views also seen through a random ``tilt`` (0: none, as the shipped finder was trained)."""
     w_out, h_out = canvas
     s = _scale(item, rng)
     img = item.image
@@ -74,14 +101,25 @@ def view(item: Labelled, rng: np.random.Generator, canvas=CANVAS, strength: floa
     if rng.random() < 0.5:  # a mirror view
         m = np.array([[-1, 0, w_out], [0, 1, 0]], np.float64) @ np.vstack([m, [0, 0, 1]])
     fill = (PAD_VALUE,) * 3 if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(0, 256, 3))
-    out = cv2.warpAffine(img, m, (w_out, h_out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                         borderValue=fill)
+    # Drawn only for slanted runs, so that a run without them draws exactly the views it always did.
+    hom = tilt(rng, canvas) if slant > 0 and rng.random() < slant else None
+    if hom is None:
+        out = cv2.warpAffine(img, m, (w_out, h_out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                             borderValue=fill)
+    else:
+        out = cv2.warpPerspective(img, hom @ np.vstack([m, [0, 0, 1]]), (w_out, h_out), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
     dice = item.dice.copy()
+    typical = item.typical * s
     if len(dice):
         pts = np.column_stack([dice[:, :2] * pre, np.ones(len(dice))]) @ m.T
         dice[:, :2] = pts
         dice[:, 2] *= s
-    return photometric(out, rng, strength), dice, item.typical * s
+        if hom is not None:
+            dice[:, :2], dice[:, 2] = _through(hom, dice[:, :2].astype(np.float64), dice[:, 2].astype(np.float64))
+    if hom is not None:  # the typical size, as it is at the canvas centre
+        typical = float(_through(hom, np.array([[w_out / 2, h_out / 2]]), np.array([typical]))[1][0])
+    return photometric(out, rng, strength), dice, typical
 
 
 def targets(dice: np.ndarray, typical: float, canvas=CANVAS):

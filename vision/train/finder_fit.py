@@ -24,14 +24,15 @@ class Views(WeightedDraws):
     same seed (its random generator is seeded by (seed, epoch, i)), whatever worker makes it.
     ``weights`` (one per image) set how often each image is drawn."""
 
-    def __init__(self, items: list[Labelled], per_epoch: int, seed: int, weights=None):
+    def __init__(self, items: list[Labelled], per_epoch: int, seed: int, weights=None, slant: float = 0.0):
         super().__init__(len(items), per_epoch, seed, weights)
         self.items = items
+        self.slant = slant
 
     def __getitem__(self, i: int):
         rng, pick = self.draw(i)
         item = self.items[pick]
-        img, dice, typical = view(item, rng)
+        img, dice, typical = view(item, rng, slant=self.slant)
         x = (img.astype(np.float32).transpose(2, 0, 1) - 128.0) / 64.0
         return (x, *targets(dice, typical))
 
@@ -55,14 +56,15 @@ def losses(out: torch.Tensor, heat, size, offset, size_mask, offset_mask, weight
 
 
 def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batch: int = 16,
-          lr: float = 3e-3, weights=None, widths: tuple[int, ...] | None = None, log=print) -> Finder:
+          lr: float = 3e-3, weights=None, widths: tuple[int, ...] | None = None, slant: float = 0.0,
+          log=print) -> Finder:
     """A finder trained on augmented views of ``items`` (fixed seed: the same run twice gives the
-    same weights on the same machine), its five ``widths`` (None: ``Finder``'s). Returns the model in
-    eval mode."""
+    same weights on the same machine), its five ``widths`` (None: ``Finder``'s), ``slant`` of its
+    views seen at a slant (``vision.train.finder_data.view``). Returns the model in eval mode."""
     torch.manual_seed(seed)
     # Channels-last runs PyTorch's depthwise convolutions on the CPU about a fifth faster.
     net = (Finder(widths) if widths else Finder()).to(memory_format=torch.channels_last)
-    data = Views(items, per_epoch, seed, weights)
+    data = Views(items, per_epoch, seed, weights, slant)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1, persistent_workers=False)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(per_epoch / batch)
