@@ -65,10 +65,12 @@ def standardise(crops: np.ndarray) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR crops to the network's (N, 3, S, S) float32 input: each channel minus
     its mean, all divided by the crop's standard deviation over its channels (at least
     ``MIN_SPREAD``)."""
-    x = crops.astype(np.float32)
-    x -= x.mean(axis=(1, 2), keepdims=True)
-    std = np.maximum(np.sqrt((x * x).mean(axis=(1, 2, 3), keepdims=True)), MIN_SPREAD)
-    return (x / std).transpose(0, 3, 1, 2)
+    # Planes first: numpy sums a contiguous last axis several times faster than the middle ones
+    # of (N, S, S, 3), and the networks take a contiguous input without copying it.
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
+    x -= x.mean(axis=(2, 3), keepdims=True)
+    x /= np.maximum(np.sqrt((x * x).mean(axis=(1, 2, 3), keepdims=True)), MIN_SPREAD)
+    return x
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

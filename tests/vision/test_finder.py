@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.finder import (BASE, FINEST, MIN_INPUT, MULTIPLE, PAD_VALUE, SMALLEST_DIE, STRIDE, Candidate, DieFinder, decode,
-                           finer_levels, levels, pad, shrink, suppress)
+                           finer_levels, levels, pad, shrink, suppress, to_blob)
 
 
 @pytest.mark.parametrize("size", [(320, 240), (640, 480), (1280, 960), (4056, 3040), (12000, 9000)])
@@ -43,6 +43,16 @@ def test_padding_makes_sides_multiples_of_32_with_the_pad_grey():
     assert out.shape == (256, 352, 3) and out.shape[0] % MULTIPLE == 0 and out.shape[1] % MULTIPLE == 0
     assert (out[240:] == PAD_VALUE).all() and (out[:, 330:] == PAD_VALUE).all() and (out[:240, :330] == 0).all()
     assert pad(np.zeros((64, 96, 3), np.uint8)).shape == (64, 96, 3)
+
+
+def test_the_input_blob_is_opencvs_blob_from_image_exactly():
+    import cv2
+    rng = np.random.default_rng(0)
+    for h, w in ((32, 32), (256, 320), (128, 160), (96, 64)):
+        img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        blob = to_blob(img)
+        assert blob.dtype == np.float32 and blob.shape == (1, 3, h, w)
+        assert np.array_equal(blob, cv2.dnn.blobFromImage(img, 1 / 64.0, mean=(128, 128, 128)))
 
 
 def test_a_centre_peak_decodes_to_its_place_and_size_in_input_px():
