@@ -662,6 +662,8 @@ def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
         raise StoreError(errno.ENOENT, f"{path} does not exist (a mistyped path? the kiosk's is the config's state_dir)")
     if path.is_dir():
         path = path / FILENAME
+    if path.is_dir():
+        raise StoreError(errno.EISDIR, f"{path}: a folder, not the store's file")
     if not path.is_file():
         raise StoreError(errno.ENOENT, f"{path}: no saved games there")
     uri = path.absolute().as_uri()
@@ -776,6 +778,8 @@ def _check_existing(path: Path) -> str | None:
             if side.exists():
                 return _("a journal without its database")
         return None
+    if not path.is_file():  # a folder (or a device) by its name: sqlite's "unable to open" says less
+        return _("it is a folder, not a file") if path.is_dir() else _("it is not a file")
     if path.stat().st_size == 0:
         return _("the file was empty")
     try:

@@ -169,7 +169,7 @@ def reader(state_dir, name: str):
         print(f"{name}: the state directory {state_dir} {what} (give the directory that holds {FILENAME})",
               file=sys.stderr)
         return None
-    if not (Path(state_dir) / FILENAME).is_file():
+    if not (Path(state_dir) / FILENAME).exists():
         print(f"{name}: {state_dir} holds no taught dice (teach them first: dicetable teach ... --state {state_dir})",
               file=sys.stderr)
         return None

@@ -102,7 +102,7 @@ def _state_problem(args: argparse.Namespace) -> str | None:
     if not state.is_dir():
         what = "is not a directory" if state.exists() else "does not exist"
         return f"the state directory {state} {what} (a mistyped path? the kiosk's is the config's state_dir)"
-    if args.forget and not (state / FILENAME).is_file():
+    if args.forget and not (state / FILENAME).exists():
         return f"{state} holds no saved games store: there are no taught dice to forget"
     return None
 
@@ -140,8 +140,8 @@ def _keep(store, throws, args) -> int:
         print(f"nothing new taught in {args.state}: the table keeps these throws already; {reason}")
         return 0
     had = store.throw_ids()
-    fitted = teaching.teach(store, [taught for _name, taught in throws],
-                            f"manifest {args.manifest.name}" if args.manifest else "teach", replacing=replacing)
+    teaching.teach(store, [taught for _name, taught in throws],
+                   f"manifest {args.manifest.name}" if args.manifest else "teach", replacing=replacing)
     dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
     kept_throws, kept_crops, _last = store.count_examples()
     # The throws kept before that are gone, but for those replaced (another teach at the same time
@@ -150,7 +150,10 @@ def _keep(store, throws, args) -> int:
     print(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
           f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})"
           + (f"; the oldest {counted(dropped, 'throw')} made room (at most {MAX_EXAMPLES:,} crops)" if dropped else ""))
-    print(("adaptation used: " if fitted.adaptation is not None else "adaptation not used: ") + fitted.reason)
+    # What the table reads with now: this fit, or, when another teach changed the store meanwhile,
+    # the fit saved of everything it keeps (made now if the last one saved was of fewer throws).
+    found, reason = teaching.adaptation(store)
+    print(("adaptation used: " if found is not None else "adaptation not used: ") + reason)
     return 0
 
 
@@ -206,7 +209,7 @@ def _manifest_throws(args, models) -> list:
     out, none_found = [], []
     for photo in photos[:args.limit]:
         try:
-            out.append((photo.file, from_boxes(_image(photo.path), photo, models)))
+            out.append((photo.file, from_boxes(_image(photo.path, args.manifest), photo, models)))
         except NoneFound as exc:  # the reader's limit in that photo, not a wrong label: the others teach
             none_found.append(f"{photo.file}: {exc}")
         except LabelError as exc:
@@ -218,12 +221,15 @@ def _manifest_throws(args, models) -> list:
     return out
 
 
-def _image(path: Path):
-    """The (H, W, 3) uint8 BGR image at ``path``. Raises ValueError naming it."""
+def _image(path: Path, manifest: Path | None = None):
+    """The (H, W, 3) uint8 BGR image at ``path`` (a photo of ``manifest``'s, if given). Raises
+    ValueError naming it (and the manifest whose row names it)."""
     from appliance.commands.read import _not_an_image
     from vision.images import ImageError, load_image
 
     try:
         return load_image(path)
     except ImageError as exc:
+        if manifest is not None:  # the row is what to mend: the hints for IMAGE arguments do not apply
+            raise ValueError(f"{path}, a photo of {manifest}: {exc.reason}") from None
         raise ValueError(_not_an_image(Path(path), exc.reason)) from None

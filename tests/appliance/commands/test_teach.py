@@ -417,3 +417,52 @@ def test_values_other_than_the_table_reads_surely_are_taught_and_said(photos, tm
     assert f"{photos[0]}: the table reads 3 4 5 there, taught as 3 4 4 (a typo?" in out
     assert main(["teach", str(photos[1]), "--values", "1 1 6", "--state", str(state)]) == 0
     assert "the table reads" not in capsys.readouterr().out  # as read: nothing to say
+
+
+def test_a_manifest_row_naming_a_folder_is_named_with_its_manifest_and_nothing_is_taught(photos, taught, tmp_path, capsys):
+    folder = tmp_path / "rows"
+    (folder / "throw200.png").mkdir(parents=True)  # the row's photo is a folder of that name
+    manifest = _manifest(folder, [(photos[0], THROWS[0], [(10, 10, 30, 30), (60, 60, 30, 30), (110, 110, 30, 30)])])
+    before = kept(taught)
+    assert main(["teach", "--manifest", str(manifest), "--state", str(taught)]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder / 'throw200.png'}, a photo of {manifest}: is a directory, not an image" in err
+    assert "--manifest for labelled photos" not in err and kept(taught) == before
+
+
+def test_a_folder_in_place_of_the_store_is_said_as_such_by_teach_forget_and_read(photos, tmp_path, capsys):
+    state = tmp_path / "state"
+    (state / "dicetable.sqlite3").mkdir(parents=True)
+    for args in ([str(photos[0]), "--values", "3 4 5"], ["--forget"]):
+        assert main(["teach", *args, "--state", str(state)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot be used (it is a folder, not a file)" in err and "nothing was changed" in err
+    assert main(["read", str(photos[0]), "--dice", "3", "--state", str(state)]) == 0
+    assert "a folder, not the store's file; the shipped model reads" in capsys.readouterr().err
+    assert [p.name for p in state.iterdir()] == ["dicetable.sqlite3"] and (state / "dicetable.sqlite3").is_dir()
+
+
+def test_teach_says_the_adaptation_in_force_when_another_teach_changed_the_store_meanwhile(
+        photos, taught, tmp_path, capsys, monkeypatch):
+    from appliance import teaching
+    from vision.examples import from_values
+    from vision.reader import _models
+
+    other = [from_values(cv2.imread(str(p)), list(v), _models()) for p, v in zip(_render(tmp_path, THROWS[:2], 700), THROWS[:2])]
+    real_teach = teaching.teach
+
+    def teach_then_another(store, *args, **kwargs):
+        fitted = real_teach(store, *args, **kwargs)
+        with Store.open(taught) as second:  # another teach, its throws kept and fitted after ours
+            second.add_throws(other, "teach")
+            second.save_settings({"adaptation": json.dumps({"reason": "fitted elsewhere"})})
+        return fitted
+
+    monkeypatch.setattr(teaching, "teach", teach_then_another)
+    new = _render(tmp_path, [THROWS[0]], 800)
+    assert main(["teach", *teach_args(new, [THROWS[0]]), "--state", str(taught)]) == 0
+    said = capsys.readouterr().out.splitlines()[-1]
+    with Store.open(taught) as s:
+        saved = json.loads(s.setting("adaptation"))
+        # The other teach's saved decision was not of everything kept: fitted again, saved, and said.
+        assert saved["crops"] == s.count_examples()[1] and said.endswith(saved["reason"])

@@ -281,6 +281,15 @@ def test_a_store_whose_first_creation_was_cut_off_by_a_pulled_plug_is_made_witho
         assert s.notice is None and s.unfinished() is None
 
 
+def test_a_folder_by_the_stores_name_is_moved_aside_and_said_as_a_folder(tmp_path):
+    (tmp_path / FILENAME).mkdir()
+    (tmp_path / FILENAME / "photo.jpg").write_bytes(b"kept")
+    with Store.open(tmp_path) as s:
+        assert "(it is a folder, not a file)" in s.notice and "play starts fresh" in s.notice
+        assert (s.moved_to / "photo.jpg").read_bytes() == b"kept"
+        s.record(s.start_game(SETUP), {"announce": 31}, [])
+
+
 def test_moving_aside_twice_in_one_second_keeps_both_files(tmp_path):
     for _ in range(2):
         plain_text(tmp_path / FILENAME)
