@@ -2,10 +2,10 @@
 
 A view is the image scaled, turned, flipped and shifted onto a fixed canvas (the network's input),
 with a share of the views also seen at a slant (``tilt``: another camera's perspective, or a frame
-stretched to another aspect), then changed photometrically (``vision.train.augment``). Half of the views use a scale the product
-uses (the frame's long side to ``vision.finder.BASE`` px or half that, a little more or less), half
-a random die size within ``MIN_INPUT``-``MAX_INPUT`` px, so the finder meets dice of every size it
-must read.
+stretched to another aspect), then changed photometrically (``vision.train.augment``). Half of the
+views use a scale the product uses (the frame's long side to ``vision.finder.BASE`` px or half
+that, a little more or less), half a random die size within ``MIN_INPUT``-``MAX_INPUT`` px, so the
+finder meets dice of every size it must read.
 
 Targets on the output grid (one cell per ``vision.finder.STRIDE`` px), as CenterNet's:
 a Gaussian bump per die centre (its peak cell exactly 1), and at each peak cell the log size (px)
