@@ -58,3 +58,26 @@ def test_views_without_slant_are_drawn_as_before():
     a = view(board, np.random.default_rng(3))
     b = view(board, np.random.default_rng(3), slant=0.0)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_a_mosaic_holds_four_views_each_with_its_own_dice_in_its_own_quarter():
+    from vision.train.finder_data import mosaic
+
+    board = _board(0)
+    empty = Labelled(np.full((300, 300, 3), 90, np.uint8), np.zeros((0, 4), np.float32), 0.0, "empty", True)
+    w, h = CANVAS
+    for seed in range(10):
+        img, dice, typical = mosaic([board, empty, empty, board], np.random.default_rng(seed))
+        assert img.shape == (h, w, 3) and len(typical) == len(dice)
+        # the dice of the board's two views only, each in its own quarter: top left or bottom right
+        assert all((x < w / 2 and y < h / 2) or (x >= w / 2 and y >= h / 2) for x, y in dice[:, :2])
+
+
+def test_unknown_sizes_take_their_own_images_typical_size():
+    from vision.train.finder_data import targets
+
+    dice = np.array([[40.0, 40.0, np.nan, 1], [200.0, 150.0, np.nan, 2]], np.float32)
+    weight = targets(dice, np.array([20.0, 200.0]))[5]
+    # the second die's typical size is beyond what this level reads: ignored there, not the first
+    assert weight[150 // 4, 200 // 4] == 0 and weight[40 // 4, 40 // 4] == 1
+    assert targets(dice, 20.0)[5].min() == 1

@@ -131,6 +131,8 @@ def parse(argv) -> argparse.Namespace:
                         help="the finder's five widths (default: vision.train.nets.Finder's)")
     parser.add_argument("--finder-slant", type=float, default=0.0, metavar="SHARE",
                         help="share of the finder's views also seen at a slant, another camera's perspective (0: none)")
+    parser.add_argument("--finder-mosaic", type=float, default=0.0, metavar="SHARE",
+                        help="share of the finder's views made of four images side by side (0: none)")
     parser.add_argument("--face-epochs", type=int, default=40)
     parser.add_argument("--crops", type=int, default=40000, help="face training crops per epoch")
     parser.add_argument("--face-widths", type=_widths(4), metavar="A,B,C,D",
@@ -158,8 +160,9 @@ def parse(argv) -> argparse.Namespace:
         parser.error(f"--mixup: alpha is 0 (none) or more, not {args.mixup}")
     if args.mixup and args.teacher:
         parser.error("--mixup and --teacher do not go together: the teachers never saw blended crops")
-    if not 0 <= args.finder_slant <= 1:
-        parser.error(f"--finder-slant: a share is 0-1, not {args.finder_slant}")
+    for name in ("finder_slant", "finder_mosaic"):
+        if not 0 <= getattr(args, name) <= 1:
+            parser.error(f"--{name.replace('_', '-')}: a share is 0-1, not {getattr(args, name)}")
     if args.pips < 0:
         parser.error(f"--pips: a weight is 0 (none) or more, not {args.pips}")
     if args.mixup and args.pips:
@@ -181,7 +184,8 @@ def _finder(args, items, log):
     else:
         net = finder_fit.train(items, epochs=args.finder_epochs, per_epoch=args.views, seed=args.seed,
                                weights=_source_weights(items, args.synthetic_share),
-                               widths=args.finder_widths, slant=args.finder_slant, log=log)
+                               widths=args.finder_widths, slant=args.finder_slant,
+                               mosaic=args.finder_mosaic, log=log)
         finder_fit.export(net, args.out / "finder.onnx")
         torch.save(net.state_dict(), args.out / "finder.pt")  # for looking into it later; not shipped
     return DieFinder(args.out / "finder.onnx")

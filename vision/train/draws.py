@@ -23,4 +23,8 @@ class WeightedDraws(Dataset):
     def draw(self, i: int) -> tuple[np.random.Generator, int]:
         """Item ``i``'s generator and the index it drew (its first random number spent on it)."""
         rng = np.random.default_rng([self.seed, self.epoch, i])
-        return rng, min(int(np.searchsorted(self.cumulative, rng.random())), self.count - 1)
+        return rng, self.pick(rng)
+
+    def pick(self, rng: np.random.Generator) -> int:
+        """An index drawn from the weights with ``rng`` (one random number spent)."""
+        return min(int(np.searchsorted(self.cumulative, rng.random())), self.count - 1)

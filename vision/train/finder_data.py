@@ -122,11 +122,36 @@ def view(item: Labelled, rng: np.random.Generator, canvas=CANVAS, strength: floa
     return photometric(out, rng, strength), dice, typical
 
 
-def targets(dice: np.ndarray, typical: float, canvas=CANVAS):
+def mosaic(items: list[Labelled], rng: np.random.Generator, canvas=CANVAS, slant: float = 0.0):
+    """One view of four images, as ``view`` gives it: each image's own view (at its own scale,
+    turn, light and camera) fills a quarter of the canvas, so one view shows the finder four
+    tables, their dice and their clutter side by side (YOLOv4's mosaic). Returns ((H, W, 3) uint8
+    BGR canvas, (N, 4) float32 dice in canvas px, (N,) float64 typical die size of each die's
+    image in canvas px)."""
+    w, h = canvas
+    qw, qh = w // 2, h // 2
+    out = np.empty((h, w, 3), np.uint8)
+    dice, typical = [], []
+    for k, item in enumerate(items[:4]):
+        part, found, typ = view(item, rng, (qw, qh), slant=slant)
+        ox, oy = (k % 2) * qw, (k // 2) * qh
+        out[oy:oy + qh, ox:ox + qw] = part
+        # A die whose centre lies outside its quarter would land in another one's.
+        inside = (found[:, 0] >= 0) & (found[:, 0] < qw) & (found[:, 1] >= 0) & (found[:, 1] < qh)
+        found = found[inside].copy()
+        found[:, 0] += ox
+        found[:, 1] += oy
+        dice.append(found)
+        typical += [typ] * len(found)
+    return out, np.concatenate(dice).astype(np.float32).reshape(-1, 4), np.array(typical, np.float64)
+
+
+def targets(dice: np.ndarray, typical, canvas=CANVAS):
     """The target maps of a view's dice: heat (h, w), log size (h, w), offset (2, h, w), the
     masks of the cells where size and offset count (h, w), and the weight of each cell in the
     centre loss (h, w; 0 over dice of a size this level does not read), all float32;
-    h, w = canvas / STRIDE. ``typical`` (canvas px) stands in for unknown sizes."""
+    h, w = canvas / STRIDE. ``typical`` (canvas px; one for all dice, or one per die) stands in for
+    unknown sizes."""
     w, h = canvas[0] // STRIDE, canvas[1] // STRIDE
     heat = np.zeros((h, w), np.float32)
     size = np.zeros((h, w), np.float32)
@@ -135,11 +160,12 @@ def targets(dice: np.ndarray, typical: float, canvas=CANVAS):
     offset_mask = np.zeros((h, w), np.float32)
     weight = np.ones((h, w), np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    for cx, cy, s, _ in dice:
+    typicals = np.broadcast_to(np.asarray(typical, np.float64), (len(dice),))
+    for (cx, cy, s, _), typ in zip(dice, typicals):
         gx, gy = cx / STRIDE, cy / STRIDE
         ix, iy = int(math.floor(gx)), int(math.floor(gy))
         known = not math.isnan(s)
-        px = s if known else typical
+        px = s if known else float(typ)
         if not MIN_INPUT - 1 <= px <= 1.25 * MAX_INPUT:
             r = max(1.0, 0.6 * px / STRIDE)
             weight[(xx + 0.5 - gx) ** 2 + (yy + 0.5 - gy) ** 2 <= r * r] = 0.0

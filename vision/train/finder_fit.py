@@ -14,7 +14,7 @@ import torch
 from torch.utils.data import DataLoader
 
 from vision.train.draws import WeightedDraws
-from vision.train.finder_data import CANVAS, targets, view
+from vision.train.finder_data import CANVAS, mosaic, targets, view
 from vision.train.nets import Finder
 from vision.train.samples import Labelled
 
@@ -24,15 +24,20 @@ class Views(WeightedDraws):
     same seed (its random generator is seeded by (seed, epoch, i)), whatever worker makes it.
     ``weights`` (one per image) set how often each image is drawn."""
 
-    def __init__(self, items: list[Labelled], per_epoch: int, seed: int, weights=None, slant: float = 0.0):
+    def __init__(self, items: list[Labelled], per_epoch: int, seed: int, weights=None, slant: float = 0.0,
+                 mosaic: float = 0.0):
         super().__init__(len(items), per_epoch, seed, weights)
         self.items = items
-        self.slant = slant
+        self.slant, self.mosaic = slant, mosaic
 
     def __getitem__(self, i: int):
         rng, pick = self.draw(i)
-        item = self.items[pick]
-        img, dice, typical = view(item, rng, slant=self.slant)
+        # Drawn only for mosaic runs, so that a run without them draws exactly the views it always did.
+        if self.mosaic > 0 and rng.random() < self.mosaic:
+            picks = [pick] + [self.pick(rng) for _ in range(3)]
+            img, dice, typical = mosaic([self.items[k] for k in picks], rng, slant=self.slant)
+        else:
+            img, dice, typical = view(self.items[pick], rng, slant=self.slant)
         x = (img.astype(np.float32).transpose(2, 0, 1) - 128.0) / 64.0
         return (x, *targets(dice, typical))
 
@@ -57,14 +62,15 @@ def losses(out: torch.Tensor, heat, size, offset, size_mask, offset_mask, weight
 
 def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batch: int = 16,
           lr: float = 3e-3, weights=None, widths: tuple[int, ...] | None = None, slant: float = 0.0,
-          log=print) -> Finder:
+          mosaic: float = 0.0, log=print) -> Finder:
     """A finder trained on augmented views of ``items`` (fixed seed: the same run twice gives the
     same weights on the same machine), its five ``widths`` (None: ``Finder``'s), ``slant`` of its
-    views seen at a slant (``vision.train.finder_data.view``). Returns the model in eval mode."""
+    views seen at a slant (``vision.train.finder_data.view``) and ``mosaic`` of them four images in
+    one (``vision.train.finder_data.mosaic``). Returns the model in eval mode."""
     torch.manual_seed(seed)
     # Channels-last runs PyTorch's depthwise convolutions on the CPU about a fifth faster.
     net = (Finder(widths) if widths else Finder()).to(memory_format=torch.channels_last)
-    data = Views(items, per_epoch, seed, weights, slant)
+    data = Views(items, per_epoch, seed, weights, slant, mosaic)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1, persistent_workers=False)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(per_epoch / batch)
