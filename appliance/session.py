@@ -256,10 +256,11 @@ class Session:
 
     # -- the table acts ---------------------------------------------------------------------------
 
-    def act(self, action: dict, *, source: str = "table") -> Outcome:
+    def act(self, action: dict, *, source: str = "table", settings: dict[str, str] | None = None) -> Outcome:
         """Give the engine one action the table chose (announce, reveal, accept, pick, declare, stop,
         thumbs_last, rule_broken, self_reveal, undo, or a roll entered by hand). A refused action
-        changes nothing and returns the engine's reason as ``problem``."""
+        changes nothing and returns the engine's reason as ``problem``. ``settings``: kept in the
+        store in the same commit as the action, if it is taken (``Store.record``)."""
         # A game its engine decided may still take back the deciding action (a misread last roll);
         # a game the table left (Biscuit, "End this game") is closed.
         reopen = self.ended and self.over and action.get("undo") is True
@@ -274,7 +275,7 @@ class Session:
         seq = None
         if self.store is not None:
             try:
-                seq = self.store.record(self.game_id, action, events, reopen=reopen)
+                seq = self.store.record(self.game_id, action, events, reopen=reopen, settings=settings)
             except Exception as exc:  # the disk is gone: take it back rather than announce unsaved
                 # Replayed, not undone: an unsaved ``undo`` taken back by another undo would lose one more.
                 self.game, _events = replay(self.game.setup, before)
@@ -290,12 +291,13 @@ class Session:
             self._end(self.game.expects.get("winner"))
         return Outcome(True, action, events, seq=seq)
 
-    def dice(self, reading: DiceReading, *, source: str = "camera") -> Outcome:
+    def dice(self, reading: DiceReading, *, source: str = "camera", settings: dict[str, str] | None = None) -> Outcome:
         """A settled reading from the camera: the roll the engine expects now, if it is one.
 
         Nothing changes (and ``problem`` says why) when the reading is unreadable, has the wrong
         number of dice, or no roll is expected now (e.g. the dice are still under the Mäxle cup); an
         unreadable reading while no roll is expected (the cup, a hand) changes nothing silently.
+        ``settings``: kept with the roll in one commit, if it is taken (``act``).
         """
         need = self.need
         if need.dice is None:
@@ -305,10 +307,10 @@ class Session:
                 return Outcome(False, problem=Problem("over"))
             return Outcome(False, problem=Problem("not_now", need=need))
         if not reading.ok and reading.kind != "count":
-            return Outcome(False, problem=Problem("unreadable", reading=reading))
+            return Outcome(False, problem=Problem("unreadable", need=need, reading=reading))
         if len(reading.dice) != need.dice or reading.kind == "count":
-            return Outcome(False, problem=Problem("count", found=len(reading.dice), needed=need.dice))
-        return self.act({"roll": list(reading.values)}, source=source)
+            return Outcome(False, problem=Problem("count", need=need, found=len(reading.dice), needed=need.dice))
+        return self.act({"roll": list(reading.values)}, source=source, settings=settings)
 
     def by_hand(self, values, *, source: str = "hand") -> Outcome:
         """A roll entered by hand on the kiosk (the camera misread or cannot see): same as a reading."""

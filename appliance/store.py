@@ -351,17 +351,24 @@ class Store:
                                   (evening, _dumps(setup), clock()))
         return int(cur.lastrowid)
 
-    def record(self, game_id: int, action: dict, events: list[dict], *, reopen: bool = False) -> int:
+    def record(self, game_id: int, action: dict, events: list[dict], *, reopen: bool = False,
+               settings: dict[str, str] | None = None) -> int:
         """Append one accepted action and the events it gave; durable when this returns.
 
         reopen: the game may have ended; it is unfinished again, its winner and counts out of the
         evening, in the same commit (the ``undo`` of the action that decided it: a misread last roll).
+        settings: texts kept under their keys in the same commit (as ``save_settings``): what must
+        never be saved without the action, nor the action without it.
         Returns the action's seq (1 for the first action of the game). Raises KeyError for an
         unknown game or (without reopen) an ended one, TypeError/ValueError for an action or events
-        that are not JSON.
+        that are not JSON, TypeError for a setting that is not text (nothing saved).
         """
         action_text, events_text = _dumps(action), _dumps(events)
+        if settings:
+            _check_settings(settings)
         with _transaction(self.db):
+            if settings:
+                self._put_settings(settings)
             row = self.db.execute("SELECT ended FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None or (row[0] is not None and not reopen):
                 raise KeyError(f"no unfinished game {game_id}")

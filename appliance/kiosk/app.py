@@ -266,12 +266,20 @@ class App:
             self.hooks.resumed(roll)
         return True
 
-    def _keep_throw(self, reading) -> None:
-        """Keep the camera's settled roll in the store (``THROW_KEY``) for a restart."""
+    def _throw_setting(self, reading) -> dict[str, str]:
+        """The camera's settled roll as the store keeps it for a restart (``THROW_KEY``); {} for a
+        reading that is no roll, or without a store."""
         if self.store is None or not reading.ok:
+            return {}
+        return {THROW_KEY: json.dumps(reading.to_json())}
+
+    def _keep_throw(self, kept: dict[str, str]) -> None:
+        """Keep the camera's settled roll (``_throw_setting``) in the store, when no roll of the
+        game was taken with it."""
+        if not kept:
             return
         try:
-            self.store.save_settings({THROW_KEY: json.dumps(reading.to_json())})
+            self.store.save_settings(kept)
         except Exception:  # the game is saved apart; only a re-read of lying dice after a restart is at stake
             log.exception("the camera's last roll could not be kept")
 
@@ -408,13 +416,17 @@ class App:
 
     def on_reading(self, reading) -> None:
         """A settled reading from the camera pipeline (the guided setup's, while it shows)."""
-        self._keep_throw(reading)
-        if self.screen == "guided":
-            self.guided.settled(reading)
+        kept = self._throw_setting(reading)
+        if self.screen == "guided" or self.session is None or self.screen not in IN_GAME:
+            self._keep_throw(kept)
+            if self.screen == "guided":
+                self.guided.settled(reading)
             return
-        if self.session is None or self.screen not in IN_GAME:
-            return
-        outcome = self.session.dice(reading)
+        # A roll taken is kept in one commit with the camera's throw: a plug pulled between the two
+        # would lose the roll (its dice taken for seen after the restart) or count it twice.
+        outcome = self.session.dice(reading, settings=kept)
+        if not outcome.accepted:
+            self._keep_throw(kept)
         if outcome.accepted:
             before = self._shown()
             self.screen, self.play.sub = "play", ""
@@ -776,8 +788,12 @@ class App:
             if self.act({"reveal": True}):
                 self.screen, self.play.sub = "play", ""
                 self._sound("reveal")
-        elif need is not None and need.kind == "lift":
+        elif need is not None and need.kind == "lift" and self.camera_reads():
             self.say(_("Lift the cup: the camera reads the dice"))
+        elif need is not None and need.kind == "lift":
+            # TRANSLATORS: Mäxle: REVEAL pressed while the cup is to be lifted and the camera gives no
+            # picture; "Fix dice" is the button that enters dice by hand.
+            self.say(_("No camera: lift the cup and enter the dice with Fix dice"))
         elif self.banner is not None:
             self.dismiss_banner()
         else:

@@ -33,14 +33,33 @@ def problem_text(problem) -> str:
         return unsaved()
     if code == "not_now":
         return _("Not now: {what}").format(what=waiting_for(problem.need))
+    if code in ("unreadable", "count") and problem.need is not None and problem.need.kind == "lift":
+        return _under_the_cup(problem)
     if code == "unreadable" and problem.reading.kind in RETHROW:
         return RETHROW[problem.reading.kind]()
     if code == "unreadable":
         return _("Cannot read the dice ({reason}). Throw again, or fix them by hand.").format(
             reason=unreadable_reason(problem.reading))
     if code == "count":
-        return _("{found} dice seen, {needed} needed. Throw again.").format(found=problem.found, needed=problem.needed)
+        return ngettext("{found} die seen, {needed} needed. Throw again.", "{found} dice seen, {needed} needed. Throw again.",
+                        problem.found).format(found=problem.found, needed=problem.needed)
     return {"ended": _("This game has ended"), "over": _("The game is over")}.get(code, code)
+
+
+def _under_the_cup(problem) -> str:
+    """The dice under a lifted Mäxle cup cannot be read. They are the evidence the announcement is
+    judged by (RULES.md §1): thrown again, a new throw would judge it, so they are never thrown
+    again but fixed by hand (a long press, or Fix dice), whatever the reason (a die cocked or off
+    the tray under the cup, one hidden)."""
+    if problem.code == "count":
+        reason = ngettext("{count} die seen", "{count} dice seen", problem.found).format(count=problem.found)
+    else:
+        reason = unreadable_reason(problem.reading)
+    # TRANSLATORS: Mäxle: the cup was lifted but the camera cannot read the dice under it ({reason}
+    # says why). Thrown again they would no longer show what was announced on, so the players
+    # enter them by hand.
+    return _("Cannot read the dice under the cup ({reason}). Do not throw them: fix them by hand.").format(
+        reason=reason)
 
 
 # A die off the tray or cocked is no throw (RULES.md is silent; the table's convention, as at a bar): it is thrown

@@ -43,8 +43,10 @@ class MaexleTable(Table):
         """The holder announced a value and passed the cup: "Ann: 54!", for a Mäxle the choice."""
         said_value = value.get("value")
         if said_value == mv.MAEXLE:
-            return Announcement(_("Mäxle! Accept or reveal"), "win",
-                                _("{player} announces Mäxle to {to}").format(player=value["player"], to=value["to"]))
+            announces = _("{player} announces Mäxle to {to}").format(player=value["player"], to=value["to"])
+            if _lifted_at_once(walk):  # RULES.md §1 maexle = immediate_reveal: no accepting
+                return Announcement(_("Mäxle! Lift the cup"), "win", announces)
+            return Announcement(_("Mäxle! Accept or reveal"), "win", announces)
         return Announcement(_("{player} announces {value}").format(player=value["player"],
                                                                    value=maexle_value(said_value)),
                             "info", _("{to}: believe and beat it, or reveal").format(to=value["to"]))
@@ -183,8 +185,8 @@ class MaexleTable(Table):
         cost = session.rules.get("maexle_accept_cost", 1)
         offered = {
             "announce": Choice("believe", _("Believe"), _("roll and announce higher")),
-            "accept": Choice("accept", _("Accept"), ngettext("take {n} point", "take {n} points", cost).format(n=cost)),
-            "self_reveal": Choice("self_reveal", _("Show my dice"), _("take 1 point")),
+            "accept": Choice("accept", _("Accept"), _costs(cost, session.rules)),
+            "self_reveal": Choice("self_reveal", _("Show my dice"), _costs(1, session.rules)),
             "blind_pass": Choice("blind_pass", _("Pass blind"), _("without rolling")),
         }
         view.choices = [Choice("reveal", _("Reveal"), _("lift the cup"), "primary")] + \
@@ -205,6 +207,23 @@ class MaexleTable(Table):
         return title, [Row(p, str(counts.get(p, 0)), _("out") if p in out else "", p == need.player, p in out,
                            "cup" if p == game.cup_holder else "", alert=bool(counts.get(p, 0)))
                        for p in session.players]
+
+
+def _lifted_at_once(walk) -> bool:
+    """Whether the turn that follows the visited announcement is lifting the cup at once (the
+    engine's ``turn`` event expects a roll, not a decision: ``maexle = immediate_reveal``)."""
+    for event in walk.events[walk.i + 1:]:
+        if "turn" in event:
+            return event["turn"].get("expects") == "roll"
+    return False
+
+
+def _costs(n: int, rules) -> str:
+    """What a choice costs, in the game's penalty unit (RULES.md §1 ``penalty``): "take 2 points",
+    or "take 2 drinks"."""
+    if rules.get("penalty") == "drinks":
+        return ngettext("take {n} drink", "take {n} drinks", n).format(n=n)
+    return ngettext("take {n} point", "take {n} points", n).format(n=n)
 
 
 def _value_choice(v: int) -> Choice:

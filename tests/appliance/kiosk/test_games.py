@@ -234,6 +234,73 @@ def test_a_false_announcement_passed_on_blind_is_announced_as_passed_not_as_a_li
     assert "passed a false announcement on blind" in [a.detail for a in said]
 
 
+def _lifted_maexle(**rules) -> App:
+    """A kiosk whose Mäxle cup is to be lifted: Ann announced 54, Bo revealed."""
+    app = App(players=["Ann", "Bo"], rules={"maexle": rules}, clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:54")
+    app.choose("reveal")
+    assert app.session.need.kind == "lift"
+    return app
+
+
+@pytest.mark.parametrize("reading, why", [
+    (unreadable("a die is off the tray", (Die(3, (10.0, 10.0), (5, 5, 10, 10)),), "off_tray"), "a die is off the tray"),
+    (unreadable("cocked", (Die(3, (10.0, 10.0), (5, 5, 10, 10)),), "cocked"), "a die is cocked"),
+    (wrong_count(2, (Die(3, (10.0, 10.0), (5, 5, 10, 10)),)), "1 die seen"),
+])
+def test_dice_under_a_lifted_cup_that_cannot_be_read_are_fixed_by_hand_never_thrown_again(reading, why):
+    # RULES.md §1: the dice under the cup judge the announcement; a new throw would judge it instead.
+    app = _lifted_maexle()
+    app.on_reading(reading)
+    assert app.message == f"Cannot read the dice under the cup ({why}). Do not throw them: fix them by hand."
+    assert "throw again" not in app.message.lower() and app.session.game.actions == [{"announce": 54}, {"reveal": True}]
+
+
+def test_an_open_throw_of_too_few_dice_says_die_for_one():
+    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    app.on_reading(wrong_count(2, (Die(3, (10.0, 10.0), (5, 5, 10, 10)),)))
+    assert app.message == "1 die seen, 2 needed. Throw again."
+
+
+def test_reveal_pressed_for_a_lift_without_a_camera_says_to_enter_the_dice_by_hand(rig):
+    start(rig, "maexle", ["Ann", "Bo"])
+    rig.app.camera = rig.pipeline  # as the kiosk command sets it
+    rig.tap("announce:54")
+    rig.press(0.2)
+    rig.press(0.2)  # again, while the cup is to be lifted: the camera reads it
+    assert rig.app.message == "Lift the cup: the camera reads the dice"
+    rig.app.camera = type("Gone", (), {"gives_no_picture": True})()
+    rig.press(0.2)
+    assert rig.app.message == "No camera: lift the cup and enter the dice with Fix dice"
+
+
+def test_an_announced_maexle_under_immediate_reveal_is_announced_as_lifted_not_as_a_choice():
+    app = App(players=["Ann", "Bo"], rules={"maexle": {"maexle": "immediate_reveal"}}, clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:21")
+    said = [a.text for a in [app.banner.announcement] + [b.announcement for b in app.banners]]
+    assert "Mäxle! Lift the cup" in said and "Mäxle! Accept or reveal" not in said
+
+
+@pytest.mark.parametrize("penalty, accept, show", [("points", "take 2 points", "take 1 point"),
+                                                   ("drinks", "take 2 drinks", "take 1 drink")])
+def test_the_answers_to_an_announced_maexle_cost_in_the_games_penalty_unit(penalty, accept, show):
+    app = App(players=["Ann", "Bo"], rules={"maexle": {"penalty": penalty, "maexle_accept_cost": 2,
+                                                       "self_reveal": True}}, clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:21")
+    assert {c.id: c.sub for c in app.choices()}["accept"] == accept
+    app.choose("accept")  # Bo takes it; Bo announces to Ann, who may show her own dice
+    app.choose("announce:54")
+    assert {c.id: c.sub for c in app.choices()}["self_reveal"] == show
+
+
 def test_reveal_is_taken_only_when_the_game_expects_it(rig):
     start(rig, "maexle", ["Ann", "Bo"])
     rig.press(0.2)

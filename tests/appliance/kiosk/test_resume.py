@@ -218,6 +218,29 @@ def test_a_game_resumed_gives_the_camera_its_last_settled_roll_which_may_still_l
     assert resumed_with_hooks(tmp_path) == [reading(1, 1)]  # with its dice where they lay
 
 
+def test_a_plug_pulled_while_a_roll_is_saved_neither_loses_it_nor_takes_its_dice_for_seen(tmp_path, monkeypatch):
+    class PowerCut(BaseException):
+        pass
+
+    app = kiosk(tmp_path)
+    app.setup.game_kind = "biscuit"
+    assert app.start_game()
+    app.on_reading(reading(1, 1))
+
+    def cut(*args, **kwargs):
+        raise PowerCut
+
+    monkeypatch.setattr(app.store, "record", cut)  # the power goes while the next roll is being saved
+    with pytest.raises(PowerCut):
+        app.on_reading(reading(3, 4))
+    # After the restart the 3 4 still lying there is no throw seen: it is read and taken then.
+    assert resumed_with_hooks(tmp_path) == [reading(1, 1)]
+    again = kiosk(tmp_path)
+    assert again.resume() and again.session.game.actions == [{"roll": [1, 1]}]
+    again.on_reading(reading(3, 4))
+    assert again.session.game.actions == [{"roll": [1, 1]}, {"roll": [3, 4]}]
+
+
 def test_a_roll_corrected_by_hand_leaves_the_camera_its_own_reading_of_the_dice_lying_there(tmp_path):
     app = kiosk(tmp_path)
     app.setup.game_kind = "biscuit"
