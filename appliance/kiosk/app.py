@@ -425,8 +425,6 @@ class App:
         # A roll taken is kept in one commit with the camera's throw: a plug pulled between the two
         # would lose the roll (its dice taken for seen after the restart) or count it twice.
         outcome = self.session.dice(reading, settings=kept)
-        if not outcome.accepted:
-            self._keep_throw(kept)
         if outcome.accepted:
             before = self._shown()
             self.screen, self.play.sub = "play", ""
@@ -435,7 +433,9 @@ class App:
             self.took(outcome)
             if self._shown() != before:
                 self.roll_changed_at = self.clock()
-        elif outcome.problem:
+            return
+        self._keep_throw(kept)  # no roll taken: nothing to lose with it
+        if outcome.problem:
             self.say(problem_text(outcome.problem))
 
     def tick(self) -> None:
