@@ -66,8 +66,7 @@ def _through(hom: np.ndarray, pts: np.ndarray, sizes: np.ndarray) -> tuple[np.nd
     """(N, 2) points and (N,) sizes (px) mapped by a (3, 3) homography: each size scaled by the
     square root of the map's local change of area there (NaN sizes stay NaN)."""
     def through(q):
-        r = np.column_stack([q, np.ones(len(q))]) @ hom.T
-        return r[:, :2] / r[:, 2:3]
+        return cv2.perspectiveTransform(np.asarray(q, np.float64).reshape(-1, 1, 2), hom).reshape(-1, 2)
 
     d = np.where(np.isnan(sizes), 1.0, np.maximum(sizes, 1.0))[:, None] / 2
     c, u, v = through(pts), through(pts + d * [1, 0]), through(pts + d * [0, 1])

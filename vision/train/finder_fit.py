@@ -13,6 +13,7 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader
 
+from vision.finder import to_blob
 from vision.train.draws import WeightedDraws
 from vision.train.finder_data import CANVAS, mosaic, targets, view
 from vision.train.nets import Finder
@@ -38,8 +39,7 @@ class Views(WeightedDraws):
             img, dice, typical = mosaic([self.items[k] for k in picks], rng, slant=self.slant)
         else:
             img, dice, typical = view(self.items[pick], rng, slant=self.slant)
-        x = (img.astype(np.float32).transpose(2, 0, 1) - 128.0) / 64.0
-        return (x, *targets(dice, typical))
+        return (to_blob(img)[0], *targets(dice, typical))
 
 
 def focal(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
