@@ -51,10 +51,7 @@ def _under_the_cup(problem) -> str:
     judged by (RULES.md §1): thrown again, a new throw would judge it, so they are never thrown
     again but fixed by hand (a long press, or Fix dice), whatever the reason (a die cocked or off
     the tray under the cup, one hidden)."""
-    if problem.code == "count":
-        reason = ngettext("{count} die seen", "{count} dice seen", problem.found).format(count=problem.found)
-    else:
-        reason = unreadable_reason(problem.reading)
+    reason = _dice_seen(problem.found) if problem.code == "count" else unreadable_reason(problem.reading)
     # TRANSLATORS: Mäxle: the cup was lifted but the camera cannot read the dice under it ({reason}
     # says why). Thrown again they would no longer show what was announced on, so the players
     # enter them by hand.
@@ -152,15 +149,19 @@ def camera_fault(kind: str) -> str:
     return texts.get(kind) or _("Camera problem, retrying…")
 
 
+def _dice_seen(n: int) -> str:
+    """"2 dice seen": why the dice cannot be read, another number of dice than the game needs."""
+    # TRANSLATORS: why the dice cannot be read: another number of dice than the game needs.
+    return ngettext("{count} die seen", "{count} dice seen", n).format(count=n)
+
+
 def unreadable_reason(reading) -> str:
     """Why a ``vision.reading.DiceReading`` is unreadable, in the active language, from its ``kind``
     (``vision.reading.ReasonKind``); the reader's English ``reason`` goes to logs only. Lower case:
     it follows "Cannot read:" or stands in brackets."""
     kind = reading.kind
     if kind == "count":
-        n = len(reading.dice)
-        # TRANSLATORS: why the dice cannot be read: another number of dice than the game needs.
-        return ngettext("{count} die seen", "{count} dice seen", n).format(count=n)
+        return _dice_seen(len(reading.dice))
     texts = {
         # TRANSLATORS: why the dice cannot be read: nothing like a die on the tray.
         "no_dice": _("no dice seen"),
