@@ -96,6 +96,7 @@ class GuidedScreen(Screen):
         self._enter(self.progress.step)
 
     def _enter(self, step: str) -> None:
+        self._abandon_light()
         self._clear()
         self.progress.step = step
         if step == guided.DONE:
@@ -126,6 +127,7 @@ class GuidedScreen(Screen):
         self._enter(steps[i + 1] if i + 1 < len(steps) else guided.DONE)
 
     def _leave(self) -> None:
+        self._abandon_light()
         self.progress.step = guided.DONE
         self._save()
         self.app.screen = self.back_to if self.back_to in self.app.screens else "setup"
@@ -271,6 +273,19 @@ class GuidedScreen(Screen):
         back to the lock kept before, if any (else it would read on auto until the next start)."""
         log.warning("guided setup: the light could not be locked: %s", exc)
         self.light, self.light_problem = "failed", guided_view.light_problem(exc)
+        self._restore_light()
+
+    def _abandon_light(self) -> None:
+        """A lock cut short (the step skipped, left or gone back from while the light settles): the
+        camera, let work on auto for it, goes back to the lock kept before, as after a failed lock."""
+        if self.light in ("auto", "settling", "locking"):
+            log.info("guided setup: the light step left before its lock")
+            self.light, self._future = "", None
+            self._restore_light()
+
+    def _restore_light(self) -> None:
+        """The camera back on the lock kept before, if any (else it would read on auto until the next
+        start)."""
         kept = self._kept_light()
         if kept is not None and self.app.camera is not None:
             self.app.camera.exposure("use", kept)  # a camera that vanished fails this too: nothing to undo

@@ -310,6 +310,24 @@ def test_a_failed_lock_again_puts_the_camera_back_on_the_lock_kept_before(guided
     assert guided.exposure(store, app.guided.camera_stamp) == kept  # the kept lock stays kept
 
 
+@pytest.mark.parametrize("choice", ["skip", "later", "previous"])
+def test_leaving_the_light_step_while_it_settles_puts_the_camera_back_on_the_lock_kept(guided_table, choice):
+    app, camera, store = guided_table
+    app.open_guided()
+    app.choose("skip")
+    app.choose("lock")
+    settle_light(app)
+    kept = dict(camera.lock)
+    app.choose("previous")
+    app.choose("skip")
+    app.choose("lock")  # "Lock again", and left before it locks
+    app.tick()
+    assert app.guided.light in ("auto", "settling") and camera.asked[-1] == "auto"
+    app.choose(choice)
+    assert camera.asked[-1] == "use" and camera.used[-1] == kept and app.guided.light != "settling"
+    assert guided.exposure(store, app.guided.camera_stamp) == kept
+
+
 def test_a_lock_that_never_answers_gives_up(guided_table):
     from concurrent.futures import Future
 
