@@ -420,7 +420,10 @@ class App:
         if self.screen == "guided" or self.session is None or self.screen not in IN_GAME:
             self._keep_throw(kept)
             if self.screen == "guided":
+                before = self._shown()
                 self.guided.settled(reading)
+                if self._shown() != before:  # the teach step's "Right?": a press now was aimed before it
+                    self.roll_changed_at = self.clock()
             return
         # A roll taken is kept in one commit with the camera's throw: a plug pulled between the two
         # would lose the roll (its dice taken for seen after the restart) or count it twice.

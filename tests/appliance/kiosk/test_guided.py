@@ -111,6 +111,19 @@ def test_a_throw_read_wrong_is_corrected_on_the_hand_entry_and_kept_with_the_val
     assert sorted(v for v in labels if v) == [4, 6]
 
 
+def test_a_press_as_a_teach_throw_settles_was_aimed_before_it_and_confirms_nothing(guided_table):
+    from appliance.kiosk.app import ROLL_GUARD_S
+
+    app, camera, store = guided_table
+    to_teach(app)
+    teach(app, camera, (1, 2, 3, 4, 5))
+    app.press("right")  # the same frame: the player had not seen the throw asked about
+    assert app.guided.pending is not None and store.count_examples() == (0, 0, 0)
+    app.now[0] += ROLL_GUARD_S + 0.1
+    app.press("right")
+    assert app.guided.pending is None and app.guided.taught() == 1
+
+
 def test_a_throw_refused_is_not_kept_and_the_next_one_is_asked_for(guided_table):
     app, camera, store = guided_table
     to_teach(app)
