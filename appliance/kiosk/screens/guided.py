@@ -334,8 +334,16 @@ class GuidedScreen(Screen):
         self._save()
 
     def taught(self) -> int:
-        """Throws taught in this setup's teach step."""
-        return max(0, self._last_throw() - self.progress.first_throw) if self.progress.first_throw >= 0 else 0
+        """Throws taught in this setup's teach step. Taught dice forgotten since the step began (the
+        menu's "forget these dice", ``dicetable teach --forget``) restart the throws' ids at 1: the
+        step then counts from none."""
+        if self.progress.first_throw < 0:
+            return 0
+        last = self._last_throw()
+        if last < self.progress.first_throw:
+            self.progress.first_throw = 0
+            self._save()
+        return last - self.progress.first_throw
 
     def settled(self, reading) -> None:
         """A settled throw from the camera: shown for its confirmation (the teach step waiting)."""

@@ -124,6 +124,25 @@ def test_a_press_as_a_teach_throw_settles_was_aimed_before_it_and_confirms_nothi
     assert app.guided.pending is None and app.guided.taught() == 1
 
 
+def test_dice_forgotten_during_the_teach_step_count_it_again_from_none(guided_table):
+    app, camera, store = guided_table
+    to_teach(app)
+    for k in range(3):  # an earlier setup's dice
+        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
+        app.choose("right")
+    app.choose("later")
+    to_teach(app)
+    teach(app, camera, (1, 2, 3, 4, 5), seed=3)
+    app.choose("right")
+    assert app.guided.taught() == 1
+    store.forget_examples()  # `dicetable teach --forget` from another shell
+    assert app.guided.taught() == 0
+    for k in range(2):
+        teach(app, camera, (1, 2, 3, 4, 5), seed=10 + k)
+        app.choose("right")
+    assert app.guided.taught() == 2 and guided.progress(store).first_throw == 0
+
+
 def test_a_throw_refused_is_not_kept_and_the_next_one_is_asked_for(guided_table):
     app, camera, store = guided_table
     to_teach(app)
