@@ -187,7 +187,7 @@ def decision(fitted, taught: int) -> str:
     right = dict(count=count, adapted=fitted.adapted[0], shipped=fitted.shipped[0])
     if fitted.adaptation is not None and fitted.adaptation.die_at is not None:
         counted = dict(count=fitted.counted[0], adapted=fitted.counted[2], shipped=fitted.counted[1])
-        return _("Checked on your throws: it counts the dice of {adapted} of {count} right with what it learned, "
+        return _("Checked on your throws: it counts the dice of {adapted} of {count} throws right with what it learned, "
                  "{shipped} without. It now reads your dice with what it learned.").format(**counted)
     if fitted.adaptation is not None:
         return _("Checked on your throws: {adapted} of {count} read right with what it learned, {shipped} "
