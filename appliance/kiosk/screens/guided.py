@@ -311,7 +311,8 @@ class GuidedScreen(Screen):
         frame = frame.copy()
         self.progress.results["reference"] = "taken"
         try:
-            self.app.store.save_image(guided.REFERENCE, frame, {guided.PROGRESS: self.progress.to_text()})
+            if self.app.store is not None:  # no store (a table without one): used until the next start, as _save
+                self.app.store.save_image(guided.REFERENCE, frame, {guided.PROGRESS: self.progress.to_text()})
         except Exception:
             log.exception("could not keep the empty tray")
             self.progress.results.pop("reference", None)

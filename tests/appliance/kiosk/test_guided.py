@@ -360,6 +360,16 @@ def test_leaving_the_light_step_while_it_settles_puts_the_camera_back_on_the_loc
     assert guided.exposure(store, app.guided.camera_stamp) == kept
 
 
+def test_a_table_without_a_store_takes_the_empty_tray_for_this_run(guided_table):
+    app, camera, _store = guided_table
+    app.store = None
+    app.open_guided()
+    app.choose("skip")
+    app.choose("skip")
+    app.choose("picture")
+    assert app.guided.taken and np.array_equal(app.guided.reference, camera.frame) and camera.calibrated
+
+
 def test_a_lock_that_never_answers_gives_up(guided_table):
     from concurrent.futures import Future
 
