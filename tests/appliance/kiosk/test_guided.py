@@ -325,15 +325,20 @@ def test_a_camera_that_cannot_lock_its_light_says_so_and_the_step_is_skipped(gui
     assert app.guided.progress.step == "reference" and store.setting(guided.EXPOSURE) is None
 
 
-def test_a_failed_lock_again_puts_the_camera_back_on_the_lock_kept_before(guided_table):
-    from vision.sources import CameraTimeout
-
-    app, camera, store = guided_table
+def lock_light(app, camera) -> dict:
+    """The setup opened, its light step locked: the values kept."""
     app.open_guided()
     app.choose("skip")
     app.choose("lock")
     settle_light(app)
-    kept = dict(camera.lock)
+    return dict(camera.lock)
+
+
+def test_a_failed_lock_again_puts_the_camera_back_on_the_lock_kept_before(guided_table):
+    from vision.sources import CameraTimeout
+
+    app, camera, store = guided_table
+    kept = lock_light(app, camera)
     assert app.guided.light == "locked" and store.setting(guided.EXPOSURE) is not None
     camera.lock = CameraTimeout("no frame came")  # the camera stops answering: auto, then nothing
     app.choose("lock")  # "Lock again"
@@ -345,11 +350,7 @@ def test_a_failed_lock_again_puts_the_camera_back_on_the_lock_kept_before(guided
 @pytest.mark.parametrize("choice", ["skip", "later", "previous"])
 def test_leaving_the_light_step_while_it_settles_puts_the_camera_back_on_the_lock_kept(guided_table, choice):
     app, camera, store = guided_table
-    app.open_guided()
-    app.choose("skip")
-    app.choose("lock")
-    settle_light(app)
-    kept = dict(camera.lock)
+    kept = lock_light(app, camera)
     app.choose("previous")
     app.choose("skip")
     app.choose("lock")  # "Lock again", and left before it locks
