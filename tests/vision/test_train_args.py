@@ -41,3 +41,10 @@ def test_widths_are_counted_and_positive_or_refused_at_once(capsys):
         with pytest.raises(SystemExit) as stop:
             parse(argv)
         assert stop.value.code == 2 and "positive whole numbers separated by commas" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("decay", ["1", "-0.5"])
+def test_an_ema_decay_outside_zero_to_one_is_refused_at_once(capsys, decay):
+    with pytest.raises(SystemExit) as stop:
+        parse(["--ema", decay])
+    assert stop.value.code == 2 and "--ema: a decay per step" in capsys.readouterr().err

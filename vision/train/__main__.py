@@ -145,6 +145,8 @@ def parse(argv) -> argparse.Namespace:
                         help="the face reader's mixup: crops blended with Beta(ALPHA, ALPHA) weights (0: none)")
     parser.add_argument("--pips", type=float, default=0.0, metavar="WEIGHT",
                         help="the weight of the face reader's pip map loss, learned on rendered crops (0: none)")
+    parser.add_argument("--ema", type=float, default=0.0, metavar="DECAY",
+                        help="the face reader's weights averaged over its last steps, this decay per step (0: none)")
     parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
     parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
                         help="leave a photo source out of training (to measure a source never seen)")
@@ -165,6 +167,8 @@ def parse(argv) -> argparse.Namespace:
             parser.error(f"--{name.replace('_', '-')}: a share is 0-1, not {getattr(args, name)}")
     if args.pips < 0:
         parser.error(f"--pips: a weight is 0 (none) or more, not {args.pips}")
+    if not 0 <= args.ema < 1:
+        parser.error(f"--ema: a decay per step is 0 (none) or more and under 1, not {args.ema}")
     if args.mixup and args.pips:
         parser.error("--mixup and --pips do not go together: a blend of two crops has no pips of its own")
     return args
@@ -211,7 +215,7 @@ def _train_face(args, finder, items, log, report):
     weights = _face_weights(items, specs, args.synthetic_share, np.array(hardness))
     return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed,
                           widths=args.face_widths, teachers=teachers, label_smoothing=args.label_smoothing,
-                          mixup=args.mixup, pips=args.pips, log=log)
+                          mixup=args.mixup, pips=args.pips, ema=args.ema, log=log)
 
 
 def _calibrate(args, finder, face, calib, log, report: dict):

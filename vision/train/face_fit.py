@@ -73,19 +73,26 @@ def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> tor
 
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
-          label_smoothing: float = 0.0, mixup: float = 0.0, pips: float = 0.0, log=print) -> FaceNet:
+          label_smoothing: float = 0.0, mixup: float = 0.0, pips: float = 0.0, ema: float = 0.0,
+          log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
     ones. ``label_smoothing``: the share of each label spread over all classes (Szegedy et al.
     2016), against answers surer than the crops allow. ``mixup``: alpha of ``mixed``'s blending (0:
     none; not with teachers). ``pips``: the weight of the pip map's loss (``pip_loss``) beside the
-    class's, on the crops whose pips are known (rendered scenes; 0: none; not with mixup). Returns it
-    in eval mode. Raises ValueError for mixup with teachers or with pips."""
+    class's, on the crops whose pips are known (rendered scenes; 0: none; not with mixup). ``ema``:
+    the decay per step of an exponential moving average of the weights and batch-norm statistics
+    (Polyak averaging, as in Tan and Le 2019's EfficientNet; 0: none), returned instead of the last
+    step's weights: an average over the last ~1 / (1 - ema) steps sits in a flatter part of the
+    loss than any one step, which is meant to carry better to dice it never saw. Returns it in eval
+    mode. Raises ValueError for mixup with teachers or with pips, or an ema outside [0, 1)."""
     if mixup and teachers:
         raise ValueError("mixup and teachers do not go together: the teachers never saw blended crops")
     if mixup and pips:
         raise ValueError("mixup and the pip map do not go together: a blend of two crops has no pips of its own")
+    if not 0 <= ema < 1:
+        raise ValueError(f"ema is a decay per step in [0, 1), not {ema}")
     torch.manual_seed(seed)
     mix_rng = np.random.default_rng([seed, 11])
     net = FaceNet(widths) if widths else FaceNet()
@@ -95,6 +102,8 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     steps = epochs * math.ceil(per_epoch / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=label_smoothing)
+    averaged = (torch.optim.swa_utils.AveragedModel(net, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema),
+                                                    use_buffers=True) if ema else None)
     for epoch in range(epochs):
         data.epoch = epoch
         net.train()
@@ -119,13 +128,15 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
             loss.backward()
             opt.step()
             sched.step()
+            if averaged is not None:
+                averaged.update_parameters(net)
             total += float(loss.detach()) * len(y)
             right += int((out.argmax(1) == y).sum())
             n += len(y)
         pip_note = f", pip map {pip_total / n:.4f}" if pips else ""
         log(f"face epoch {epoch + 1}/{epochs}: loss {total / n:.4f}{pip_note}, accuracy {right / n:.2%}, "
             f"{time.time() - t0:.0f} s")
-    return net.eval()
+    return (averaged.module if averaged is not None else net).eval()
 
 
 def logits(net: FaceNet, crops: np.ndarray, batch: int = 512) -> np.ndarray:
