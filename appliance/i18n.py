@@ -101,6 +101,14 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
 
 
+def decimal(value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals as the active language writes it: "8.0" in English, "8,0"
+    in German, Latvian and Russian (CLDR's symbols, through Babel)."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(round(value, places), format="0." + "0" * places if places else "0", locale=_language)
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs without translating it now (for tables built at import)."""
     return message

@@ -7,7 +7,7 @@ English reasons are worded here, never shown.
 
 from __future__ import annotations
 
-from appliance.i18n import _, ngettext
+from appliance.i18n import _, decimal, ngettext
 from appliance.kiosk.words import unreadable_reason
 from appliance.table.base import Choice, View, dice_text
 
@@ -100,15 +100,17 @@ def _light(screen, out: View) -> None:
 
 def light_words(values: dict | None) -> str:
     """What was locked (``LiveCamera.lock_exposure``'s values), in words: "exposure 8.0 ms, gain 1.5,
-    white balance fixed"."""
+    white balance fixed", decimals as the language writes them. A webcam's exposure is in its
+    driver's own units (``vision.sources.opencv``), said so rather than given a unit it may not have."""
     values = values or {}
     parts = []
     if "ExposureTime" in values:
-        parts.append(_("exposure {ms} ms").format(ms=f"{values['ExposureTime'] / 1000:.1f}"))
+        parts.append(_("exposure {ms} ms").format(ms=decimal(values["ExposureTime"] / 1000)))
     if "exposure" in values:
-        parts.append(_("exposure {value}").format(value=f"{values['exposure']:g}"))
+        parts.append(_("exposure {value} (the camera's own units)").format(
+            value=decimal(values["exposure"], 0 if float(values["exposure"]).is_integer() else 1)))
     if "AnalogueGain" in values:
-        parts.append(_("gain {gain}").format(gain=f"{values['AnalogueGain']:.1f}"))
+        parts.append(_("gain {gain}").format(gain=decimal(values["AnalogueGain"])))
     if "ColourGains" in values:
         parts.append(_("white balance fixed"))
     if "wb_temperature" in values:
@@ -140,16 +142,23 @@ def _reference(screen, out: View) -> None:
 
 def _teach(screen, out: View) -> None:
     from appliance import guided
+    from vision.adapt import MIN_THROWS
 
+    if screen.app.store is None:  # said before a throw, not after the players confirmed one
+        out.title_key = "teach-no-store"
+        out.prompt = _("This table keeps nothing: it cannot learn your dice")
+        out.choices = [Choice("skip", _("Skip this step"), style="primary")]
+        return
     if screen.fitting or screen.decision:
         out.title_key = "teach-decided" if screen.decision else "teach-fitting"
         out.prompt = screen.decision or _("The table learns your dice…")
-        out.choices = [Choice("done", _("Done"), style="primary")] if screen.decision else []
-        if screen.decision and screen.contradicted and screen.app.taught_throws():
-            out.choices.append(Choice("forget", _("Forget these dice"), style="danger"))  # asked first
+        if screen.decision:
+            out.choices = [Choice("done", _("Done"), style="primary"), Choice("more", _("Teach more throws"))]
+            if screen.contradicted and screen.app.taught_throws():
+                out.choices.append(Choice("forget", _("Forget these dice"), style="danger"))  # asked first
         return
     taught = screen.taught()
-    out.info = _("{taught} of {count} throws taught").format(taught=taught, count=guided.TEACH_THROWS)
+    out.info = _("{taught} of {count} throws taught").format(taught=taught, count=screen.goal)
     if screen.pending is not None:
         reading = screen.pending[1]
         out.dice = sorted(reading.values, reverse=True) if reading.ok else []  # as the prompt says them
@@ -165,8 +174,19 @@ def _teach(screen, out: View) -> None:
         return
     out.prompt = ngettext("Throw your {count} die on the tray", "Throw your {count} dice on the tray",
                           screen.dice).format(count=screen.dice)
-    out.choices = [Choice("dicecount", _("Another number of dice")),
-                   Choice("finish", _("Finish: learn from them"), style="normal" if taught else "disabled"), _skip()]
+    # Finish stays where it is, never greyed out: a greyed button takes no digit, and the digits of
+    # the buttons after it would move once it could be pressed. Too soon, it says why.
+    out.choices = [Choice("finish", _("Finish: learn from them"), style="normal" if taught >= MIN_THROWS else "quiet"),
+                   Choice("dicecount", _("Number of dice: {count}").format(count=screen.dice)), _skip()]
+
+
+def too_soon(taught: int) -> str:
+    """Finish pressed before the adaptation has throws enough (``vision.adapt.MIN_THROWS``)."""
+    from vision.adapt import MIN_THROWS
+
+    return ngettext("The table learns from {least} throw at least: {taught} taught so far",
+                    "The table learns from {least} throws at least: {taught} taught so far",
+                    MIN_THROWS).format(least=MIN_THROWS, taught=taught)
 
 
 def decision(fitted, taught: int) -> str:

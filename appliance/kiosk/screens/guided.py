@@ -37,6 +37,12 @@ SETTLE_S = 2.0  # s the camera's auto exposure and white balance get to settle b
 ANSWER_S = 6.0  # s the camera has to answer a lock before the step says it got none
 
 
+def no_picture() -> str:
+    """A choice that needs a picture, pressed while the camera gives none. Why it gives none is the
+    camera panel's status line, under the picture on every step: not said twice."""
+    return _("No picture from the camera yet: try again once it shows one")
+
+
 class GuidedScreen(Screen):
     """The guided setup. progress: ``appliance.guided.Progress`` (the step showing); found: the tray
     step's ``vision.tray.Found`` (None before a look); light: the light step's phase ("" | "auto" |
@@ -71,6 +77,7 @@ class GuidedScreen(Screen):
         self.pending = None
         self.fitting, self.decision = "", ""
         self.contradicted = False  # the taught values contradict sure readings: "Forget these dice" offered
+        self.goal = guided.TEACH_THROWS  # throws taught in this step after which the table learns by itself
         self.kept_light = self.kept_reference = False  # an earlier setup's, in force (the step's "Now:" line)
 
     def configure(self, *, tray_area, reference, tray_stamp: list, camera_stamp: str) -> None:
@@ -118,7 +125,7 @@ class GuidedScreen(Screen):
         elif step == "reference":
             self.kept_reference = self._reference_fits()
             self.taken = self.kept_reference and self.progress.results.get(step) == "taken"
-        elif step == "teach" and self.taught() >= guided.TEACH_THROWS:
+        elif step == "teach" and self.app.store is not None and self.taught() >= self.goal:
             self.finish("")  # the plug was pulled before the table learned from them: it learns now
 
     def _next(self) -> None:
@@ -145,7 +152,7 @@ class GuidedScreen(Screen):
         own = {"confirm": self.confirm, "look": lambda _arg: self.look(), "lock": self.lock, "next": self.next,
                "picture": self.picture, "dicecount": self.next_count, "right": self.right, "fixthrow": self.fix,
                "again": self.again, "finish": self.finish, "skip": self.skip, "later": self.later,
-               "previous": self.previous, "forget": lambda _arg: self.app.confirm.ask("forget"),
+               "previous": self.previous, "forget": lambda _arg: self.app.confirm.ask("forget"), "more": self.more,
                "done": lambda _arg: self._leave()}
         return {verb: self._afresh(fn) for verb, fn in own.items()}
 
@@ -298,9 +305,9 @@ class GuidedScreen(Screen):
         camera = self.app.camera
         if camera is None:
             return
-        frame, dice, _ok, status = camera.feed()
+        frame, dice, _ok, _status = camera.feed()
         if frame is None:
-            self._say(_("No picture from the camera: {status}").format(status=status))
+            self._say(no_picture())
             return
         if camera.state == "moving":
             self._say(_("Something moves on the tray: wait until it is still"))
@@ -324,8 +331,9 @@ class GuidedScreen(Screen):
     # -- 4. the table's own dice ------------------------------------------------------------------
 
     def expected(self) -> int | None:
-        """The dice the camera is to read now (the teach step), or None."""
-        return self.dice if self.progress.step == "teach" and not self.fitting and not self.decision else None
+        """The dice the camera is to read now (the teach step, on a table with a store to keep them), or None."""
+        teaching = self.progress.step == "teach" and self.app.store is not None
+        return self.dice if teaching and not self.fitting and not self.decision else None
 
     def next_count(self, _arg: str) -> None:
         """The players throw one die more (6, then 1 again); kept with the progress."""
@@ -377,10 +385,7 @@ class GuidedScreen(Screen):
         from vision.examples import LabelError
 
         self.app.screen = self.name
-        if self.pending is None:
-            return
-        if self.app.store is None:
-            self._say(_("The setup could not be saved: nothing changed"))
+        if self.pending is None or self.app.store is None:  # no store: the step never asks (guided_view)
             return
         image, _reading = self.pending
         self.pending = None
@@ -394,13 +399,27 @@ class GuidedScreen(Screen):
             log.exception("guided setup: a taught throw could not be kept")
             self._say(_("The setup could not be saved: nothing changed"))
             return
-        if self.taught() >= guided.TEACH_THROWS:
+        if self.taught() >= self.goal:
             self.finish("")
 
     def finish(self, _arg: str) -> None:
-        """Enough throws: the table learns from them (fitted at the next tick, after the screen says so)."""
-        if self.app.store is not None and not self.decision:
-            self.fitting, self.pending = "asked", None
+        """Enough throws: the table learns from them (fitted at the next tick, after the screen says
+        so). Fewer than the adaptation needs (``vision.adapt.MIN_THROWS``): said, nothing changes."""
+        from vision.adapt import MIN_THROWS
+
+        if self.app.store is None or self.decision or self.fitting:
+            return
+        taught = self.taught()
+        if taught < MIN_THROWS:
+            self._say(guided_view.too_soon(taught))
+            return
+        self.fitting, self.pending = "asked", None
+
+    def more(self, _arg: str) -> None:
+        """After learning: the players teach more throws (the table learns again after as many more)."""
+        if self.decision:
+            self.fitting, self.decision, self.contradicted = "", "", False
+            self.goal = self.taught() + guided.TEACH_THROWS
 
     def _fit(self) -> None:
         from appliance import teaching
@@ -438,9 +457,9 @@ class GuidedScreen(Screen):
         """The latest camera frame ((H, W, 3) uint8 BGR), or None with the problem said (unless ``quiet``)."""
         if self.app.camera is None:
             return None
-        frame, _dice, _ok, status = self.app.camera.feed()
+        frame, _dice, _ok, _status = self.app.camera.feed()
         if frame is None and not quiet:
-            self._say(_("No picture from the camera: {status}").format(status=status))
+            self._say(no_picture())
         return frame
 
     def _calibrate(self) -> None:

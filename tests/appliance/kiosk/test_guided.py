@@ -161,16 +161,62 @@ def test_a_throw_whose_dice_are_counted_otherwise_is_not_kept_and_said(guided_ta
     assert store.count_examples() == (0, 0, 0) and "another number of dice" in app.guided.notice
 
 
-def test_too_few_throws_teach_nothing_and_say_so(guided_table):
+def test_finish_before_the_throws_learning_needs_says_so_and_changes_nothing(guided_table):
+    from vision.adapt import MIN_THROWS
+
     app, camera, store = guided_table
     to_teach(app)
-    assert "finish" not in ids(app)  # nothing to learn from yet
+    before = ids(app)
+    assert before[0] == "finish"  # pressable from the first: the digits of the buttons never move
     teach(app, camera, (1, 2, 3, 4, 5))
     app.choose("right")
     app.choose("finish")
+    assert not app.guided.fitting and not app.guided.decision and app.guided.progress.step == "teach"
+    assert f"{MIN_THROWS} throws at least: 1 taught so far" in app.view().hint
+    for k in range(1, MIN_THROWS):
+        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
+        app.choose("right")
+    assert ids(app) == before  # enough now: the same buttons under the same digits
+    app.choose("finish")
     app.tick(), app.tick()
-    assert "1 throw taught: too few to learn from (at least 4)" in app.view().prompt
-    assert ids(app) == ["done"]
+    assert "Checked on your throws" in app.view().prompt and ids(app)[:2] == ["done", "more"]
+
+
+def test_the_number_of_dice_button_shows_the_number_thrown(guided_table):
+    app, _camera, _store = guided_table
+    to_teach(app)
+    count = next(c for c in app.view().choices if c.id == "dicecount")
+    assert count.label == "Number of dice: 5" and ids(app).index("dicecount") > 0  # not under "Right"'s digit
+    app.choose("dicecount")
+    assert next(c.label for c in app.view().choices if c.id == "dicecount") == "Number of dice: 6"
+
+
+def test_teach_more_after_learning_asks_for_as_many_throws_again_and_learns_again(guided_table):
+    app, camera, store = guided_table
+    to_teach(app)
+    for k in range(guided.TEACH_THROWS):
+        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
+        app.choose("right")
+    app.tick(), app.tick()
+    app.choose("more")
+    assert not app.guided.decision and app.camera_dice == 5
+    assert f"{guided.TEACH_THROWS} of {2 * guided.TEACH_THROWS} throws taught" in app.view().info
+    for k in range(guided.TEACH_THROWS):
+        assert not app.guided.fitting
+        teach(app, camera, (1, 2, 3, 4, 5), seed=10 + k)
+        app.choose("right")
+    app.tick(), app.tick()
+    assert store.count_examples()[2] == 2 * guided.TEACH_THROWS and "Checked on your throws" in app.view().prompt
+
+
+def test_a_table_without_a_store_says_up_front_that_it_cannot_learn_its_dice(make_camera):
+    app = App(store=None, camera=make_camera())
+    to_teach(app)
+    assert app.view().title_key == "teach-no-store" and ids(app)[0] == "skip"
+    assert "cannot learn your dice" in app.view().prompt and "right" not in ids(app)
+    assert app.guided.expected() is None  # no throw is asked about
+    app.choose("skip")
+    assert app.screen == "setup"
 
 
 def test_a_restart_mid_setup_comes_back_at_the_step_it_was_on(tmp_path, make_camera):
@@ -277,12 +323,12 @@ def test_taught_values_that_contradict_can_be_forgotten_from_the_setup_after_a_q
     to_teach(app)
     store.add_throws([(np.zeros((2, 32, 32, 3), np.uint8), [4, 5])] * 3, "teach")
     app.guided.decision, app.guided.contradicted = "The values taught disagree ...", True
-    assert ids(app) == ["done", "forget"]
+    assert ids(app) == ["done", "more", "forget"]
     app.choose("forget")
     assert app.screen == "confirm" and app.taught_throws() == 3
     app.now[0] += 2.0
     app.press("yes")
-    assert app.screen == "guided" and app.taught_throws() == 0 and ids(app) == ["done"]
+    assert app.screen == "guided" and app.taught_throws() == 0 and ids(app) == ["done", "more"]
 
 
 def test_a_frame_without_a_tray_says_why_and_offers_no_confirmation(guided_table):
@@ -300,7 +346,8 @@ def test_the_camera_gone_mid_setup_is_said_and_changes_nothing(guided_table):
     app.open_guided()
     camera.gone("No camera found")
     app.choose("look")
-    assert app.guided.notice == "No picture from the camera: No camera found" and "confirm" not in ids(app)
+    assert app.guided.notice == "No picture from the camera yet: try again once it shows one"
+    assert "confirm" not in ids(app) and app.view().camera  # why: the camera panel's own status line
     app.choose("skip")
     app.choose("lock")
     settle_light(app)
@@ -429,8 +476,7 @@ def test_a_setup_without_a_store_walks_through_but_keeps_nothing(make_camera):
     assert camera.calibrated and app.guided.progress.step == "exposure"
     app.choose("skip"), app.choose("skip")
     teach(app, camera, (1, 2, 3, 4, 5))
-    app.choose("right")
-    assert app.guided.notice == "The setup could not be saved: nothing changed"
+    assert app.guided.pending is None and ids(app)[0] == "skip"  # the teach step said so before any throw
 
 
 @pytest.mark.parametrize("config_then, config_now, size_now, wins", [
@@ -566,3 +612,20 @@ def test_the_setup_opened_again_says_what_an_earlier_one_kept(guided_table):
     assert app.guided.light == "" and app.view().info == "Now: locked by an earlier setup"
     app.choose("skip")
     assert not app.guided.taken and app.view().info == "Now: an empty tray kept earlier"
+
+
+@pytest.mark.parametrize("lang, ms", [("en", "8.0 ms"), ("de", "8,0 ms"), ("lv", "8,0 ms"), ("ru", "8,0 мс")])
+def test_the_light_locked_is_said_with_the_languages_decimal_mark(lang, ms):
+    from appliance import i18n
+
+    i18n.set_language(lang)
+    try:
+        said = guided_view.light_words({"ExposureTime": 8000, "AnalogueGain": 1.5})
+    finally:
+        i18n.set_language("en")
+    assert ms in said and ("1.5" if lang == "en" else "1,5") in said
+
+
+def test_a_webcams_exposure_is_said_in_its_own_units_not_as_a_bare_number():
+    said = guided_view.light_words({"exposure": 156.0, "wb_temperature": 4600.0})
+    assert said == "exposure 156 (the camera's own units), white balance 4600 K"

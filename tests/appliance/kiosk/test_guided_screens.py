@@ -66,6 +66,8 @@ def tour(app, camera, show) -> None:
     show("reference-taken")
     app.choose("next")
     show("teach")
+    app.choose("finish")  # too soon: said beside the instruction
+    show("teach-too-soon")
     app.on_reading(camera.throw((6, 5, 4, 2, 1)))
     show("teach-read")
     app.choose("fixthrow")
@@ -98,6 +100,13 @@ def tour(app, camera, show) -> None:
     assert app.start_game()
     app.choose("menu")
     show("menu")
+    store, app.store = app.store, None
+    app.open_guided()
+    for _step in ("tray", "exposure", "reference"):
+        app.choose("skip")
+    show("teach-no-store")
+    app.choose("later")
+    app.store = store
     app.camera = None
     app.open_guided()
     show("no-camera")
@@ -134,7 +143,7 @@ def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, t
         tour(app, camera, show)
     finally:
         i18n.set_language("en")
-    assert len(shown) == 24
+    assert len(shown) == 26
     assert not problems, "\n".join(problems)
 
 
