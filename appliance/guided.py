@@ -7,8 +7,8 @@ commit per step, so a pulled plug loses at most the step that was showing, which
 
 - ``PROGRESS``: the step showing (or "done") and each step's result ("confirmed", "locked",
   "taken", "taught" or "skipped"), and for the teach step the newest taught throw before it began;
-- ``TRAY``: the tray area found and confirmed, with the config's ``[tray] area`` and camera frame
-  size at that moment (``tray_stamp``: the area is in px of that frame);
+- ``TRAY``: the tray area found and confirmed, with the config's ``[tray] area``, the camera's
+  source and frame size at that moment (``tray_stamp``: the area is in px of that camera's frame);
 - ``EXPOSURE``: the camera's locked exposure and white balance, with the config's camera at that
   moment (its source, size and ``exposure``);
 - ``REFERENCE``: the empty tray, a picture (``Store.save_image``).
@@ -97,10 +97,11 @@ def save_progress(store, p: Progress, **more: str) -> None:
     store.save_settings({PROGRESS: p.to_text(), **more})
 
 
-def tray_stamp(configured: Area | None, size) -> list:
-    """What of the config a confirmed tray area depends on: its ``[tray] area`` and the camera's
-    frame ``size`` (W, H) px, the area's px."""
-    return [None if configured is None else list(configured), list(size)]
+def tray_stamp(configured: Area | None, size, source=None) -> list:
+    """What of the config a confirmed tray area depends on: its ``[tray] area``, the camera's frame
+    ``size`` (W, H) px, the area's px, and the camera's ``source`` (another camera sees the tray
+    elsewhere)."""
+    return [None if configured is None else list(configured), list(size), None if source is None else str(source)]
 
 
 def tray_text(area: Area, stamp: list) -> str:
@@ -119,9 +120,10 @@ def camera_stamp(source, size, exposure) -> str:
     return json.dumps([str(source), list(size), exposure])
 
 
-def _chosen(store, key: str, configured):
+def _chosen(store, key: str, configured, older=None):
     """The setup's saved choice under ``key`` when the config's value is still the one it was made
-    under (``configured``); else None, and a changed config forgets it (as the language button's)."""
+    under (``configured``, or ``older``: the same as an earlier version stamped it); else None, and a
+    changed config forgets it (as the language button's)."""
     text = store.setting(key) if store is not None else None
     try:
         saved = json.loads(text) if text else None
@@ -129,7 +131,7 @@ def _chosen(store, key: str, configured):
         saved = None
     if not isinstance(saved, dict):
         return None
-    if saved.get("config") != configured:
+    if saved.get("config") not in (configured, older):
         log.info("guided setup: the config changed since the setup (%s): the config's wins", key)
         try:
             store.save_settings({key: ""})
@@ -139,11 +141,12 @@ def _chosen(store, key: str, configured):
     return saved
 
 
-def tray_area(store, configured: Area | None, size) -> Area | None:
+def tray_area(store, configured: Area | None, size, source=None) -> Area | None:
     """The tray area the table reads with: the setup's confirmed one, unless the config's ``[tray]
-    area`` (``configured``) or the camera's frame ``size`` (W, H) changed since; else ``configured``
-    (None: the whole frame, or the trial table's own)."""
-    saved = _chosen(store, TRAY, tray_stamp(configured, size))
+    area`` (``configured``), the camera's frame ``size`` (W, H) or its ``source`` changed since;
+    else ``configured`` (None: the whole frame, or the trial table's own)."""
+    stamp = tray_stamp(configured, size, source)
+    saved = _chosen(store, TRAY, stamp, older=stamp[:2])  # stamped before the source was: kept
     area = saved.get("area") if saved else None
     if isinstance(area, list) and len(area) == 4 and all(isinstance(v, int) and v >= 0 for v in area):
         return tuple(area)

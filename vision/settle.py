@@ -49,6 +49,12 @@ State = Literal["empty", "moving", "still"]
 Reader = Callable[..., DiceReading]
 
 
+class TrayOutsideFrame(ValueError):
+    """The tray area (x, y, w, h px) leaves less than 8x8 px of the frame: an area of another
+    camera or frame size, or a config's typo. Nothing can be read inside it; the frame itself is
+    fine (the guided setup finds the tray in it again)."""
+
+
 @dataclass(frozen=True)
 class SettleParams:
     """The settle detector's tunables.
@@ -196,8 +202,8 @@ class SettleDetector:
         crop = self._crop(image)
         h, w = crop.shape[:2]
         if h < 8 or w < 8:
-            raise ValueError(f"the tray area {self.tray} (x, y, w, h px) lies outside the "
-                             f"{image.shape[1]}x{image.shape[0]} frame")
+            raise TrayOutsideFrame(f"the tray area {self.tray} (x, y, w, h px) lies outside the "
+                                   f"{image.shape[1]}x{image.shape[0]} frame")
         gw = min(self.params.grid_width, w)
         gh = max(1, round(h * gw / w))
         return cv2.resize(crop, (gw, gh), interpolation=cv2.INTER_AREA)
@@ -243,8 +249,8 @@ class SettleDetector:
 
     def update(self, image: np.ndarray, t: float, index: int = -1) -> Update:
         """Takes one frame ((H, W, 3) uint8 BGR) with its timestamp ``t`` (s); returns its Update.
-        A frame whose ``t`` does not advance past the last one changes nothing. Raises ValueError
-        when the tray area lies outside the frame."""
+        A frame whose ``t`` does not advance past the last one changes nothing. Raises
+        ``TrayOutsideFrame`` (a ValueError) when the tray area lies outside the frame."""
         if self._last_t is not None and not t > self._last_t:
             return Update(self.state)
         if self._last_t is not None and t - self._last_t > self.params.max_gap_s:

@@ -244,7 +244,7 @@ class Appliance:
         read_dice = self._taught(kept)
         app.hooks.forgot, app.hooks.adapted = read_dice.forget, read_dice.use
         # The guided setup's tray, else the config's; the trial table knows its own (None: the whole frame).
-        tray = guided.tray_area(kept, self.cfg.tray.area, cfg.size) or getattr(source, "tray_area", None)
+        tray = guided.tray_area(kept, self.cfg.tray.area, cfg.size, cfg.source) or getattr(source, "tray_area", None)
         reference = guided.reference(kept)
         self.log.info("camera: tray area %s, %s", tray or "the whole frame",
                       "an empty-tray reference" if reference is not None else "no empty-tray reference")
@@ -252,7 +252,7 @@ class Appliance:
         pipeline = CameraPipeline(source, detector, lambda r: commands.put(Command("settled", r, source="camera")))
         app.camera = pipeline
         app.guided.configure(tray_area=tray, reference=reference,
-                             tray_stamp=guided.tray_stamp(self.cfg.tray.area, cfg.size), camera_stamp=stamp)
+                             tray_stamp=guided.tray_stamp(self.cfg.tray.area, cfg.size, cfg.source), camera_stamp=stamp)
         if app.store is not None:  # a throw corrected by hand is kept as the table's taught dice
             from appliance.teaching import keep_correction
 

@@ -28,6 +28,7 @@ from typing import Callable
 from appliance.i18n import _
 from appliance.kiosk.words import camera_fault, unreadable_reason
 from vision.reading import DiceReading, unreadable
+from vision.settle import TrayOutsideFrame
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +152,12 @@ class CameraPipeline:
         self.frames += 1
         try:
             update = self.detector.update(frame.image, frame.t, frame.index)
+        except TrayOutsideFrame as exc:  # the picture is fine: shown, so the setup can find the tray in it
+            self._reader.fault("tray", f"frame {frame.index}: {exc}")
+            self.detector.interrupt()
+            self._set_status(_("The tray area lies outside the picture: set up the tray again"), ok=False,
+                             frame=frame.image)
+            return None
         except Exception as exc:  # a reader bug must not stop the camera
             self._reader.fault(type(exc).__name__, f"the settle detector failed on frame {frame.index}: {exc}", exc)
             self.detector.interrupt()

@@ -215,3 +215,17 @@ def test_the_light_is_let_settle_locked_or_set_back_to_a_kept_lock_in_the_camera
     future = unlockable.exposure("use", {"ExposureTime": 6000})
     unlockable.step()
     assert isinstance(future.exception(), ExposureUnsupported)
+
+
+def test_a_tray_area_outside_the_picture_is_said_with_the_picture_shown_and_a_new_area_repairs_it():
+    source = Failing(CameraError("unused"), faulty=0)
+    pipeline = CameraPipeline(source, SettleDetector(read_dice, tray=(900, 700, 300, 200)), lambda _r: None)
+    for _ in range(2):
+        pipeline.step()
+    frame, _dice, ok, status = pipeline.feed()
+    assert frame is not None and not ok  # shown: the guided setup finds the tray in it
+    assert status == "The tray area lies outside the picture: set up the tray again"
+    pipeline.calibrate((20, 20, 600, 440), None)
+    pipeline.step()
+    _frame, _dice, ok, status = pipeline.feed()
+    assert ok and "outside" not in status

@@ -629,3 +629,18 @@ def test_the_light_locked_is_said_with_the_languages_decimal_mark(lang, ms):
 def test_a_webcams_exposure_is_said_in_its_own_units_not_as_a_bare_number():
     said = guided_view.light_words({"exposure": 156.0, "wb_temperature": 4600.0})
     assert said == "exposure 156 (the camera's own units), white balance 4600 K"
+
+
+def test_the_setups_tray_is_forgotten_when_the_cameras_source_changes(tmp_path):
+    with Store.open(tmp_path) as store:
+        store.save_settings({guided.TRAY: guided.tray_text((30, 26, 580, 424),
+                                                           guided.tray_stamp(None, (640, 480), "picamera"))})
+        assert guided.tray_area(store, None, (640, 480), "picamera") == (30, 26, 580, 424)
+        assert guided.tray_area(store, None, (640, 480), "/dev/video0") is None  # another camera: the config's
+        assert guided.tray_area(store, None, (640, 480), "picamera") is None  # and forgotten, as an edited config
+
+
+def test_a_tray_confirmed_before_the_source_was_stamped_is_still_used(tmp_path):
+    with Store.open(tmp_path) as store:
+        store.save_settings({guided.TRAY: json.dumps({"area": [30, 26, 580, 424], "config": [None, [640, 480]]})})
+        assert guided.tray_area(store, None, (640, 480), "picamera") == (30, 26, 580, 424)
