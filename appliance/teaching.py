@@ -77,10 +77,12 @@ def teach(store, throws, source: str, models=None, replacing=()):
 class Before(NamedTuple):
     """What the store knows of a throw about to be taught: ``same``, the very same throw is kept
     already (or comes earlier in the same batch); ``relabels``, the id of a kept throw of the same
-    photo taught with other values, or None."""
+    photo taught with other values, or None; ``repeats``, the index in the batch of the earlier
+    throw it repeats, or None (kept already, or new)."""
 
     same: bool
     relabels: int | None
+    repeats: int | None = None
 
 
 def taught_before(store, throws) -> list[Before]:
@@ -91,14 +93,16 @@ def taught_before(store, throws) -> list[Before]:
     kept: dict[int, list[tuple]] = {}
     for crop, value, throw in zip(crops, values, ids):
         kept.setdefault(int(throw), []).append((crop, value))
-    seen = {_digest(*zip(*dice)) for dice in kept.values()}
+    stored = {_digest(*zip(*dice)) for dice in kept.values()}
     photos = {_digest([c for c, _v in dice]): throw for throw, dice in kept.items()}
+    batch: dict[bytes, int] = {}
     out = []
-    for throw_crops, throw_values in throws:
+    for i, (throw_crops, throw_values) in enumerate(throws):
         digest = _digest(throw_crops, throw_values)
-        same = digest in seen
-        out.append(Before(same, None if same else photos.get(_digest(throw_crops))))
-        seen.add(digest)
+        repeats = None if digest in stored else batch.get(digest)
+        same = digest in stored or repeats is not None
+        out.append(Before(same, None if same else photos.get(_digest(throw_crops)), repeats))
+        batch.setdefault(digest, i)
     return out
 
 

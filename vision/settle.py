@@ -202,8 +202,10 @@ class SettleDetector:
         crop = self._crop(image)
         h, w = crop.shape[:2]
         if h < 8 or w < 8:
-            raise TrayOutsideFrame(f"the tray area {self.tray} (x, y, w, h px) lies outside the "
-                                   f"{image.shape[1]}x{image.shape[0]} frame")
+            size = f"{image.shape[1]}x{image.shape[0]}"
+            if self.tray is None or min(image.shape[:2]) < 8:  # the frame itself: garbage, not the area
+                raise ValueError(f"a {size} frame is too small to judge motion in")
+            raise TrayOutsideFrame(f"the tray area {self.tray} (x, y, w, h px) lies outside the {size} frame")
         gw = min(self.params.grid_width, w)
         gh = max(1, round(h * gw / w))
         return cv2.resize(crop, (gw, gh), interpolation=cv2.INTER_AREA)

@@ -28,7 +28,9 @@ which, and why. `dicetable read/watch --state DIR` then read with it.
 
 --state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable). It must
 exist (a mistyped path is refused, not made); teaching makes the store in it if there is none yet,
---forget needs one. A store there that cannot be used (damaged, of a newer version) is refused and
+--forget needs one. It is held as the kiosk holds it (its kiosk.lock): while a kiosk plays there,
+teaching is refused (the kiosk reads with what it was taught when it started; its guided setup
+teaches it on the spot), and a kiosk does not start while a teach runs. A store there that cannot be used (damaged, of a newer version) is refused and
 left where it is: it holds the kiosk's games, which the kiosk itself sets aside for the staff.
 """
 
@@ -65,12 +67,30 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"{NAME}: {problem}", file=sys.stderr)
         return 2
-    from appliance.store import STORE_ERRORS, Store, StoreError
+    from appliance.store import StateBusy, claim
 
     problem = _state_problem(args)
     if problem:
         print(f"{NAME}: {problem}", file=sys.stderr)
         return 2
+    try:  # the kiosk's lock: a kiosk playing there reads with what it was taught when it started
+        held = claim(args.state)
+    except StateBusy as exc:
+        print(f"{NAME}: the kiosk (pid {exc.pid or 'unknown'}) plays on {args.state}: teach it from its menu "
+              "(Set up the table), or stop it first (sudo systemctl stop dicetable); nothing was changed",
+              file=sys.stderr)
+        return 2
+    try:
+        return _run(args)
+    finally:
+        if held is not None:
+            held.close()
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Teaches or forgets in ``args.state``, held by this process."""
+    from appliance.store import STORE_ERRORS, Store, StoreError
+
     try:
         throws = None if args.forget else _throws(args)
     except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
@@ -128,7 +148,9 @@ def _keep(store, throws, args) -> int:
 
     before = teaching.taught_before(store, [(taught.crops, taught.labels) for _name, taught in throws])
     for (name, _taught), old in zip(throws, before):
-        if old.same:
+        if old.repeats is not None:
+            print(f"{name}: the same throw as {throws[old.repeats][0]} above, skipped")
+        elif old.same:
             print(f"{name}: already taught at this table, skipped")
         elif old.relabels is not None:
             print(f"{name}: taught before with other values: these replace them")

@@ -149,7 +149,7 @@ def _interrupted_maexle(state) -> None:
         session.act({"reveal": True})
         session.act({"roll": [6, 3]})  # recorded, its announcements never shown
         store.save_settings({LANGUAGE_KEY: "lv", LANGUAGE_CONFIG_KEY: "de",
-                             guided.TRAY: guided.tray_text(TRAY, guided.tray_stamp(None, (1280, 720)))})
+                             guided.TRAY: guided.tray_text(TRAY, guided.tray_stamp(None, (1280, 720), "synthetic"))})
 
 
 TRAY = (90, 50, 460, 380)

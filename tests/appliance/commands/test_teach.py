@@ -206,6 +206,22 @@ def test_forgetting_where_there_is_no_store_is_refused_and_makes_none(tmp_path, 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("forget", [False, True])
+def test_teaching_while_a_kiosk_plays_on_the_state_is_refused_and_changes_nothing(photos, taught, capsys, forget):
+    from appliance.store import claim
+
+    before = kept(taught)
+    held = claim(taught)  # the kiosk's lock
+    try:
+        args = ["--forget"] if forget else teach_args(photos[:1], [(1, 1, 1)])
+        assert main(["teach", *args, "--state", str(taught)]) == 2
+    finally:
+        held.close()
+    err = capsys.readouterr().err
+    assert f"the kiosk (pid {__import__('os').getpid()}) plays on {taught}" in err and "nothing was changed" in err
+    assert kept(taught) == before
+
+
 def test_the_same_photo_taught_again_is_said_and_skipped(photos, taught, tmp_path, capsys):
     before = kept(taught)
     capsys.readouterr()
@@ -217,7 +233,7 @@ def test_the_same_photo_taught_again_is_said_and_skipped(photos, taught, tmp_pat
     args = [str(photos[1]), str(new), str(new)]
     assert main(["teach", *teach_args(args, [THROWS[1], THROWS[0], THROWS[0]]), "--state", str(taught)]) == 0
     out = capsys.readouterr().out
-    assert f"{photos[1]}: already taught" in out and f"{new}: already taught" in out  # the second time
+    assert f"{photos[1]}: already taught" in out and f"{new}: the same throw as {new} above, skipped" in out
     assert "taught 1 throw (3 dice)" in out
     assert kept(taught)[0][0] == before[0][0] + 1
 
@@ -439,7 +455,9 @@ def test_a_folder_in_place_of_the_store_is_said_as_such_by_teach_forget_and_read
         assert "cannot be used (it is a folder, not a file)" in err and "nothing was changed" in err
     assert main(["read", str(photos[0]), "--dice", "3", "--state", str(state)]) == 0
     assert "a folder, not the store's file; the shipped model reads" in capsys.readouterr().err
-    assert [p.name for p in state.iterdir()] == ["dicetable.sqlite3"] and (state / "dicetable.sqlite3").is_dir()
+    # Beside the folder, only the lock teach held (the kiosk's own, as a kiosk leaves it).
+    assert sorted(p.name for p in state.iterdir()) == ["dicetable.sqlite3", "kiosk.lock"]
+    assert (state / "dicetable.sqlite3").is_dir()
 
 
 def test_teach_says_the_adaptation_in_force_when_another_teach_changed_the_store_meanwhile(
