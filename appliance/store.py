@@ -646,9 +646,14 @@ def read_evening(path: str | Path) -> list[tuple[dict, list[dict], list[list[dic
 @contextmanager
 def _read_only(path: str | Path):
     """The store at ``path`` (a file or its directory) opened read-only and checked as ours: yields
-    (connection, file path) and closes it; SQLite errors inside become StoreError naming the file."""
+    (connection, file path) and closes it; SQLite errors inside become StoreError naming the file,
+    as does a store of a newer schema."""
     db, path = _connect_read_only(path)
     try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:  # its tables may mean something else now; an older one reads alike
+            raise StoreError(errno.EPROTO, f"{path}: saved by a newer version (schema {version}, this one reads "
+                                           f"{SCHEMA_VERSION}): read it with that version")
         yield db, path
     except sqlite3.Error as exc:  # damaged pages, a row that does not parse
         raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None

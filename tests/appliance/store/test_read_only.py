@@ -117,3 +117,17 @@ def test_opening_read_only_refuses_a_damaged_or_missing_file_and_creates_nothing
 def test_the_schema_version_read_only_is_this_one(tmp_path):
     with Store.open_read_only(_kept(tmp_path)) as s:
         assert s.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("read", [read_log, read_evening], ids=["replay", "summary"])
+def test_replay_and_summary_say_a_newer_versions_store_is_one_not_that_it_holds_no_games(tmp_path, read):
+    state = _kept(tmp_path / "state")
+    db = sqlite3.connect(state / FILENAME)
+    db.execute("PRAGMA user_version = 999")
+    db.commit()
+    db.close()
+    before = _files(state)
+    with pytest.raises(StoreError) as exc:
+        read(state)
+    assert "saved by a newer version (schema 999, this one reads" in exc.value.strerror
+    assert _files(state) == before
