@@ -43,12 +43,15 @@ class Progress:
     ("confirmed", "locked", "taken", "taught", "skipped"); first_throw: the newest taught throw's id
     when the teach step began (-1: it has not begun), so the throws taught in it are counted;
     dice: how many dice the players throw in the teach step, once they chose another number (0:
-    not chosen, the game's), so that it survives a pulled plug."""
+    not chosen, the game's), so that it survives a pulled plug; goal: the throws taught in the
+    teach step after which the table learns by itself (TEACH_THROWS, more after "Teach more
+    throws")."""
 
     step: str = STEPS[0]
     results: dict[str, str] = field(default_factory=dict)
     first_throw: int = -1
     dice: int = 0
+    goal: int = TEACH_THROWS
 
     @property
     def done(self) -> bool:
@@ -58,7 +61,7 @@ class Progress:
     def to_text(self) -> str:
         """The store's text of it."""
         return json.dumps({"step": self.step, "results": self.results, "first_throw": self.first_throw,
-                           "dice": self.dice})
+                           "dice": self.dice, "goal": self.goal})
 
     @classmethod
     def from_text(cls, text: str | None) -> Progress | None:
@@ -71,7 +74,8 @@ class Progress:
                 raise ValueError(step)
             results = {str(k): str(v) for k, v in dict(data.get("results", {})).items() if k in STEPS}
             dice = int(data.get("dice", 0))
-            return cls(step, results, int(data.get("first_throw", -1)), dice if 1 <= dice <= 6 else 0)
+            goal = max(TEACH_THROWS, int(data.get("goal", TEACH_THROWS)))
+            return cls(step, results, int(data.get("first_throw", -1)), dice if 1 <= dice <= 6 else 0, goal)
         except (ValueError, TypeError, KeyError, AttributeError):
             if text:
                 log.warning("the guided setup's saved progress does not parse: it starts afresh")

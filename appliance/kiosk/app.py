@@ -487,7 +487,8 @@ class App:
     def press(self, cid: str) -> None:
         """A person pressed choice ``cid`` (a tap, a digit, Enter): :meth:`choose`, except a
         question's "yes" sooner than CONFIRM_PAUSE_S after the question showed, any press sooner
-        than ANSWER_PAUSE_S after a question was answered, and any sooner than ROLL_GUARD_S after a
+        than ANSWER_PAUSE_S after a question was answered (the menu's questions, the guided setup's
+        "The table read 6 5 4 2 1. Right?"), and any sooner than ROLL_GUARD_S after a
         settled roll changed the choices (all are dropped). A key's press of a choice the
         announcement hides (``under_banner``) only takes the announcement away, as a tap on it does."""
         if self.banner is not None and cid in self.under_banner:
@@ -502,7 +503,7 @@ class App:
         if self.screen == self.confirm.name and cid == "yes" and since < CONFIRM_PAUSE_S:
             log.info("\"yes\" %.2f s after the question dropped: too soon to be its answer", since)
             return
-        answered = now - self.confirm.answered_at
+        answered = now - max(self.confirm.answered_at, self.current.answered_at)
         if answered < ANSWER_PAUSE_S:
             log.info("%r %.2f s after a question's answer dropped: the same tap again", cid, answered)
             return

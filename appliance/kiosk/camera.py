@@ -41,6 +41,8 @@ class CameraPipeline:
     source: a ``vision.sources`` frame source (``read() -> Frame``, ``close()``).
     detector: a ``vision.settle.SettleDetector`` (it holds the reader and the expected dice count).
     on_settled: called with each settled ``DiceReading`` (from the thread that calls ``step``).
+    state: the settle detector's state of the latest frame ("moving", "still", "empty", ...), or
+    "no_tray" while the tray area lies outside the picture (nothing in it can be judged).
 
     Thread-safe: ``expect``, ``reread``, ``call`` and ``feed`` may be called from the UI thread
     while another thread steps.
@@ -155,6 +157,7 @@ class CameraPipeline:
         except TrayOutsideFrame as exc:  # the picture is fine: shown, so the setup can find the tray in it
             self._reader.fault("tray", f"frame {frame.index}: {exc}")
             self.detector.interrupt()
+            self.state = "no_tray"  # neither moving nor still: nothing can be judged in the area
             self._set_status(_("The tray area lies outside the picture: set up the tray again"), ok=False,
                              frame=frame.image)
             return None

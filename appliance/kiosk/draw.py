@@ -584,7 +584,7 @@ def _correct(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -
 # problem with the last choice, the dice read, the choices; the left one what the camera sees, its
 # status and the step's state (the tray's frame, the throws taught).
 GUIDED_PROMPT, GUIDED_PROMPT_LINE, GUIDED_NOTICE, GUIDED_NOTICE_LINE = 26, 33, 22, 27
-GUIDED_LINE, GUIDED_BUTTON = 24, 56
+GUIDED_LINE, GUIDED_STATUS_LINE, GUIDED_BUTTON = 24, 30, 56
 
 
 def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) -> int:
@@ -600,11 +600,14 @@ def _guided(surface, view: View, t: th.Theme, hits: Hits, camera: CameraFeed) ->
         top = max(top, message_rect(t, W, view.message, hits)[0].bottom)
     body = pygame.Rect(m, top + m, W - 2 * m, H - top - 2 * m)
     left = pygame.Rect(body.x, body.y, int(body.width * 0.46), body.height)
-    status_h, info_h = t.px(34), t.px(30) if view.info else 0
+    # A camera fault's status is what the step must be read with ("the tray area lies outside the
+    # picture"): up to three lines at full size, the picture a little shorter for it.
+    status_lines = _lines_for(t, camera.status, GUIDED_LINE, GUIDED_STATUS_LINE, left.width, 3, False)
+    status_h, info_h = max(t.px(34), status_lines * t.px(GUIDED_STATUS_LINE)), t.px(30) if view.info else 0
     cam = pygame.Rect(left.x, left.y, left.width, min(int(left.width * 0.75), left.height - status_h - info_h))
     w.camera(surface, t, cam, camera.frame, camera.dice, ok=camera.ok, tray=view.tray)
     w.text(surface, t, camera.status, pygame.Rect(cam.x, cam.bottom, cam.width, status_h), size=GUIDED_LINE,
-           colour=th.GOOD if camera.ok else th.DANGER, lines=1)
+           colour=th.GOOD if camera.ok else th.DANGER, lines=status_lines)
     if view.info:
         w.text(surface, t, view.info, pygame.Rect(cam.x, cam.bottom + status_h, cam.width, info_h), size=GUIDED_LINE,
                colour=th.MUTED, lines=1)

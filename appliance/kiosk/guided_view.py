@@ -158,7 +158,7 @@ def _teach(screen, out: View) -> None:
                 out.choices.append(Choice("forget", _("Forget these dice"), style="danger"))  # asked first
         return
     taught = screen.taught()
-    out.info = _("{taught} of {count} throws taught").format(taught=taught, count=screen.goal)
+    out.info = _("{taught} of {count} throws taught").format(taught=taught, count=screen.progress.goal)
     if screen.pending is not None:
         reading = screen.pending[1]
         out.dice = sorted(reading.values, reverse=True) if reading.ok else []  # as the prompt says them

@@ -25,6 +25,9 @@ class Screen:
     """One kiosk screen. Subclasses set ``name`` and define ``handlers`` and ``view``."""
 
     name: ClassVar[str]
+    # clock s a question of this screen was last answered (``App.press`` drops any press sooner than
+    # ANSWER_PAUSE_S after it: the answering key twice lands on the next question's buttons).
+    answered_at: float = float("-inf")
 
     def __init__(self, app) -> None:
         self.app = app

@@ -77,7 +77,6 @@ class GuidedScreen(Screen):
         self.pending = None
         self.fitting, self.decision = "", ""
         self.contradicted = False  # the taught values contradict sure readings: "Forget these dice" offered
-        self.goal = guided.TEACH_THROWS  # throws taught in this step after which the table learns by itself
         self.kept_light = self.kept_reference = False  # an earlier setup's, in force (the step's "Now:" line)
 
     def configure(self, *, tray_area, reference, tray_stamp: list, camera_stamp: str) -> None:
@@ -111,7 +110,7 @@ class GuidedScreen(Screen):
             return
         if step == "teach" and self.progress.first_throw < 0:
             self.progress.first_throw = self._last_throw()
-        self._save()
+        self._save(moving=True)
         if step == "tray":
             self._look_due = True
             self.look(quiet=True)
@@ -125,7 +124,7 @@ class GuidedScreen(Screen):
         elif step == "reference":
             self.kept_reference = self._reference_fits()
             self.taken = self.kept_reference and self.progress.results.get(step) == "taken"
-        elif step == "teach" and self.app.store is not None and self.taught() >= self.goal:
+        elif step == "teach" and self.app.store is not None and self.taught() >= self.progress.goal:
             self.finish("")  # the plug was pulled before the table learned from them: it learns now
 
     def _next(self) -> None:
@@ -136,14 +135,16 @@ class GuidedScreen(Screen):
     def _leave(self) -> None:
         self._abandon_light()
         self.progress.step = guided.DONE
-        self._save()
+        self._save(moving=True)
         self.app.screen = self.back_to if self.back_to in self.app.screens else "setup"
         if self.app.screen == "play" and (self.app.session is None or self.app.session.over):
             self.app.screen = "over" if self.app.session is not None else "setup"
 
     def back(self) -> None:
-        """Esc: leave the setup, every step not done as it is."""
-        self.later("")
+        """Esc: leave the setup, every step not done as it is; not while the table learns (the
+        screen offers no choice then: the taught throws are learned first)."""
+        if not self.fitting:
+            self.later("")
 
     # -- choices ----------------------------------------------------------------------------------
 
@@ -305,9 +306,12 @@ class GuidedScreen(Screen):
         camera = self.app.camera
         if camera is None:
             return
-        frame, dice, _ok, _status = camera.feed()
+        frame, dice, _ok, status = camera.feed()
         if frame is None:
             self._say(no_picture())
+            return
+        if camera.state == "no_tray":  # stillness cannot be judged: the tray step first
+            self._say(status)
             return
         if camera.state == "moving":
             self._say(_("Something moves on the tray: wait until it is still"))
@@ -340,7 +344,7 @@ class GuidedScreen(Screen):
         self.dice = self.dice % 6 + 1
         self.pending = None
         self.progress.dice = self.dice
-        self._save()
+        self._save(moving=True)
 
     def taught(self) -> int:
         """Throws taught in this setup's teach step. Taught dice forgotten since the step began (the
@@ -350,8 +354,8 @@ class GuidedScreen(Screen):
             return 0
         last = self._last_throw()
         if last < self.progress.first_throw:
-            self.progress.first_throw = 0
-            self._save()
+            self.progress.first_throw, self.progress.goal = 0, guided.TEACH_THROWS
+            self._save(moving=True)
         return last - self.progress.first_throw
 
     def settled(self, reading) -> None:
@@ -368,6 +372,12 @@ class GuidedScreen(Screen):
         if self.pending is not None and self.pending[1].ok:
             self._keep(list(self.pending[1].values))
 
+    def _answered(self) -> None:
+        """A throw's question answered (kept, corrected or refused): the buttons under the same
+        digits now are the step's own (Finish, the number of dice, Skip), which a second press of
+        the answering key must not reach (``App.press``)."""
+        self.answered_at = self.app.clock()
+
     def fix(self, _arg: str) -> None:
         """Correct the throw on the hand entry (it starts from what was read)."""
         if self.pending is None:
@@ -378,6 +388,8 @@ class GuidedScreen(Screen):
 
     def again(self, _arg: str) -> None:
         """Not this throw: the next one."""
+        if self.pending is not None:
+            self._answered()
         self.pending = None
 
     def _keep(self, values: list[int]) -> None:
@@ -387,6 +399,7 @@ class GuidedScreen(Screen):
         self.app.screen = self.name
         if self.pending is None or self.app.store is None:  # no store: the step never asks (guided_view)
             return
+        self._answered()
         image, _reading = self.pending
         self.pending = None
         try:
@@ -399,7 +412,7 @@ class GuidedScreen(Screen):
             log.exception("guided setup: a taught throw could not be kept")
             self._say(_("The setup could not be saved: nothing changed"))
             return
-        if self.taught() >= self.goal:
+        if self.taught() >= self.progress.goal:
             self.finish("")
 
     def finish(self, _arg: str) -> None:
@@ -419,7 +432,8 @@ class GuidedScreen(Screen):
         """After learning: the players teach more throws (the table learns again after as many more)."""
         if self.decision:
             self.fitting, self.decision, self.contradicted = "", "", False
-            self.goal = self.taught() + guided.TEACH_THROWS
+            self.progress.goal = self.taught() + guided.TEACH_THROWS
+            self._save(moving=True)
 
     def _fit(self) -> None:
         from appliance import teaching
@@ -433,7 +447,7 @@ class GuidedScreen(Screen):
         if self.app.hooks.adapted is not None:
             self.app.hooks.adapted(fitted.adaptation)
         self.progress.results["teach"] = "taught"
-        self._save()
+        self._save(moving=True)
         self.fitting, self.decision = "", guided_view.decision(fitted, self.taught())
         self.contradicted = bool(fitted.contradicted[0])
 
@@ -473,14 +487,19 @@ class GuidedScreen(Screen):
             log.exception("the taught dice could not be counted")
             return 0
 
-    def _save(self, **more: str) -> bool:
-        """Keep the progress (and ``more`` settings) in one commit; False, said, when the store cannot."""
+    def _save(self, moving: bool = False, **more: str) -> bool:
+        """Keep the progress (and ``more`` settings) in one commit; False, said, when the store
+        cannot. ``moving``: the setup goes on all the same (a step, the number of dice), and says
+        so; else the caller undoes what it did (a tray, a lock: "nothing changed")."""
         if self.app.store is None:
             return True
         try:
             guided.save_progress(self.app.store, self.progress, **more)
         except Exception:
             log.exception("could not save the guided setup")
-            self._say(_("The setup could not be saved: nothing changed"))
+            if moving:  # said on the screen that shows next (the setup's own, or the one it returns to)
+                self.app.say(_("The setup cannot be saved now: it goes on without saving"))
+            else:
+                self._say(_("The setup could not be saved: nothing changed"))
             return False
         return True

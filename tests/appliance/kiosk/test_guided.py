@@ -644,3 +644,92 @@ def test_a_tray_confirmed_before_the_source_was_stamped_is_still_used(tmp_path):
     with Store.open(tmp_path) as store:
         store.save_settings({guided.TRAY: json.dumps({"area": [30, 26, 580, 424], "config": [None, [640, 480]]})})
         assert guided.tray_area(store, None, (640, 480), "picamera") == (30, 26, 580, 424)
+
+
+def test_teach_more_keeps_its_goal_over_a_pulled_plug_and_a_step_back(tmp_path, make_camera):
+    with Store.open(tmp_path) as store:
+        camera = make_camera()
+        app = App(store=store, camera=camera)
+        to_teach(app)
+        for k in range(guided.TEACH_THROWS):
+            teach(app, camera, (1, 2, 3, 4, 5), seed=k)
+            app.choose("right")
+        app.tick(), app.tick()
+        app.choose("more")
+        for k in range(2):
+            teach(app, camera, (1, 2, 3, 4, 5), seed=10 + k)
+            app.choose("right")
+        app.choose("previous")
+        app.choose("next")
+        assert not app.guided.fitting and "8 of 12 throws taught" in app.view().info
+        # the plug is pulled here
+    with Store.open(tmp_path) as store:
+        app = App(store=store, camera=make_camera())
+        app.open_guided(resume=True)
+        assert app.guided.progress.step == "teach" and not app.guided.fitting
+        assert "8 of 12 throws taught" in app.view().info
+
+
+def test_esc_while_the_table_learns_waits_for_it_to_learn(guided_table):
+    app, camera, store = guided_table
+    to_teach(app)
+    for k in range(guided.TEACH_THROWS):
+        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
+        app.choose("right")
+    app.back()  # the frame after the sixth "Right", before the fit
+    assert app.screen == "guided" and app.guided.fitting
+    app.tick(), app.tick()
+    assert "Checked on your throws" in app.view().prompt and guided.progress(store).results["teach"] == "taught"
+
+
+@pytest.mark.parametrize("answer, digit", [("right", 1), ("fixthrow", 2), ("again", 3)])
+def test_the_key_that_answered_a_throw_pressed_again_soon_after_reaches_no_button_of_the_step(guided_table, answer,
+                                                                                               digit):
+    from appliance.kiosk.app import ANSWER_PAUSE_S, ROLL_GUARD_S
+
+    app, camera, store = guided_table
+    to_teach(app)
+    for k in range(4):  # the fourth answered: "1" again would be Finish, "2" the number of dice, "3" Skip
+        app.now[0] += 2.0  # a throw takes its time
+        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
+        app.now[0] += ROLL_GUARD_S + 0.1
+        if k < 3 or answer == "right":
+            app.select(1)
+        elif answer == "fixthrow":
+            app.select(2)
+            app.now[0] += 1.0
+            app.choose("handok")  # as read
+        else:
+            app.select(3)
+    app.now[0] += ANSWER_PAUSE_S - 0.1
+    app.select(digit)
+    assert app.guided.progress.step == "teach" and app.guided.dice == 5 and not app.guided.fitting
+    app.now[0] += 0.2
+    app.select(2)  # a press meant for the step's own buttons
+    assert app.guided.dice == 6
+
+
+def test_a_store_that_cannot_save_mid_setup_is_said_as_the_setup_going_on_unsaved_not_as_nothing_changed(
+        guided_table, monkeypatch):
+    import sqlite3
+
+    app, _camera, store = guided_table
+    to_teach(app)
+
+    def full(*_a, **_k):
+        raise sqlite3.OperationalError("database or disk is full")
+    monkeypatch.setattr(store, "save_settings", full)
+    app.choose("dicecount")
+    assert app.guided.dice == 6 and app.message == "The setup cannot be saved now: it goes on without saving"
+    assert "nothing changed" not in app.view().hint
+    app.choose("previous")
+    assert app.guided.progress.step == "reference" and "goes on without saving" in app.message
+
+
+def test_the_empty_tray_with_the_tray_area_outside_the_picture_says_so_not_that_something_moves(guided_table):
+    app, camera, store = guided_table
+    app.open_guided()
+    app.choose("skip"), app.choose("skip")
+    camera.state, camera.ok, camera.status = "no_tray", False, "The tray area lies outside the picture: set up the tray again"
+    app.choose("picture")
+    assert app.guided.notice == camera.status and store.image(guided.REFERENCE) is None

@@ -42,6 +42,9 @@ def tour(app, camera, show) -> None:
     camera.frame, camera.ok, camera.status, camera.lock = frame, True, "Tray empty", {
         "ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": [2.1, 1.6]}
     app.choose("look")
+    camera.ok, camera.status = False, i18n._("The tray area lies outside the picture: set up the tray again")
+    show("tray-outside-picture")  # the camera's longest status, where it sends the staff
+    camera.ok, camera.status = True, "Tray empty"
     app.choose("confirm")
     show("light")
     app.choose("lock")
@@ -143,7 +146,7 @@ def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, t
         tour(app, camera, show)
     finally:
         i18n.set_language("en")
-    assert len(shown) == 26
+    assert len(shown) == 27
     assert not problems, "\n".join(problems)
 
 
