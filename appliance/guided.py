@@ -11,7 +11,8 @@ commit per step, so a pulled plug loses at most the step that was showing, which
   source and frame size at that moment (``tray_stamp``: the area is in px of that camera's frame);
 - ``EXPOSURE``: the camera's locked exposure and white balance, with the config's camera at that
   moment (its source, size and ``exposure``);
-- ``REFERENCE``: the empty tray, a picture (``Store.save_image``).
+- ``REFERENCE``: the empty tray, a picture (``Store.save_image``), with the config's camera it was
+  taken with (``REFERENCE_CAMERA``): another camera's is not used.
 
 What wins, as with the language button: the setup's tray area and light lock win over the config,
 unless the config's own value was changed after the setup (then the config's, and the setup's is
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 STEPS = ("tray", "exposure", "reference", "teach")
 DONE = "done"
 PROGRESS, TRAY, EXPOSURE, REFERENCE = "guided_setup", "guided_tray", "guided_exposure", "reference"
+REFERENCE_CAMERA = "reference_camera"  # the config's camera the empty tray was taken with (``camera_stamp``)
 TEACH_THROWS = 6  # throws the teach step asks for (the adaptation needs vision.adapt.MIN_THROWS at least)
 
 Area = tuple[int, int, int, int]
@@ -165,7 +167,15 @@ def exposure(store, configured: str) -> dict | None:
     return values if isinstance(values, dict) and values else None
 
 
-def reference(store):
-    """The empty tray the setup took ((H, W, 3) uint8 BGR), or None. A frame of another size is
-    ignored by the reader and the settle detector."""
-    return store.image(REFERENCE) if store is not None else None
+def reference(store, camera: str | None = None):
+    """The empty tray the setup took ((H, W, 3) uint8 BGR), or None: also when it was taken with
+    another camera (``camera``: the config's camera now, ``camera_stamp``; one taken before the
+    camera was kept with it is used). A frame of another size is ignored by the reader and the
+    settle detector."""
+    if store is None:
+        return None
+    taken_with = store.setting(REFERENCE_CAMERA)
+    if camera is not None and taken_with and taken_with != camera:
+        log.info("guided setup: the empty tray was taken with another camera: not used")
+        return None
+    return store.image(REFERENCE)

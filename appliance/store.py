@@ -169,7 +169,7 @@ class StateBusy(Exception):
     it (text, "" when unknown)."""
 
     def __init__(self, state_dir, pid: str) -> None:
-        super().__init__(f"{state_dir}: another kiosk (pid {pid or 'unknown'}) plays on it")
+        super().__init__(f"{state_dir}: held by another kiosk or dicetable teach (pid {pid or 'unknown'})")
         self.pid = pid
 
 

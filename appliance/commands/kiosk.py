@@ -87,7 +87,7 @@ class Appliance:
         try:
             held = claim(self.cfg.state_dir)
         except StateBusy as exc:
-            return self.service.fail(f"dicetable kiosk: another kiosk (pid {exc.pid or 'unknown'}) plays on "
+            return self.service.fail(f"dicetable kiosk: another kiosk or a dicetable teach (pid {exc.pid or 'unknown'}) holds "
                                      f"{self.cfg.state_dir}: stop it first", EXIT_BUSY)
         try:
             return self._run(commands)
@@ -245,7 +245,7 @@ class Appliance:
         app.hooks.forgot, app.hooks.adapted = read_dice.forget, read_dice.use
         # The guided setup's tray, else the config's; the trial table knows its own (None: the whole frame).
         tray = guided.tray_area(kept, self.cfg.tray.area, cfg.size, cfg.source) or getattr(source, "tray_area", None)
-        reference = guided.reference(kept)
+        reference = guided.reference(kept, stamp)
         self.log.info("camera: tray area %s, %s", tray or "the whole frame",
                       "an empty-tray reference" if reference is not None else "no empty-tray reference")
         detector = SettleDetector(read_dice, tray=tray, reference=reference)

@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     try:  # the kiosk's lock: a kiosk playing there reads with what it was taught when it started
         held = claim(args.state)
     except StateBusy as exc:
-        print(f"{NAME}: the kiosk (pid {exc.pid or 'unknown'}) plays on {args.state}: teach it from its menu "
-              "(Set up the table), or stop it first (sudo systemctl stop dicetable); nothing was changed",
+        print(f"{NAME}: the kiosk or another teach (pid {exc.pid or 'unknown'}) holds {args.state}: teach the kiosk "
+              "from its menu (Set up the table), or stop it first (sudo systemctl stop dicetable); nothing was changed",
               file=sys.stderr)
         return 2
     try:
@@ -192,6 +192,7 @@ def _throws(args) -> list:
     out, given = [], {}
     for path, text in zip(args.images, args.values):
         values = argtypes.dice_words(text)
+        first = Path(path).resolve() not in given
         said = given.setdefault(Path(path).resolve(), text)  # the same photo twice (kept once): which values?
         if sorted(argtypes.dice_words(said)) != sorted(values):
             raise LabelError(f"{path}: given twice, with the values {said!r} and {text!r}: which are they?")
@@ -200,7 +201,8 @@ def _throws(args) -> list:
             taught = from_values(frame, values, models)
         except LabelError as exc:
             raise LabelError(f"{path}: {exc}") from None
-        _said_otherwise(path, frame, taught, models)
+        if first:  # a photo given again is said once, as it is kept once
+            _said_otherwise(path, frame, taught, models)
         out.append((str(path), taught))
     return out
 

@@ -269,7 +269,7 @@ class GuidedScreen(Screen):
         """Whether the kept empty tray is one the reader can use: of the camera's frame size (the
         reader ignores another; unknown before the camera's first frame)."""
         try:
-            kept = guided.reference(self.app.store)
+            kept = guided.reference(self.app.store, self.camera_stamp or None)
         except Exception:
             log.exception("the setup's empty tray could not be read")
             return False
@@ -323,7 +323,8 @@ class GuidedScreen(Screen):
         self.progress.results["reference"] = "taken"
         try:
             if self.app.store is not None:  # no store (a table without one): used until the next start, as _save
-                self.app.store.save_image(guided.REFERENCE, frame, {guided.PROGRESS: self.progress.to_text()})
+                self.app.store.save_image(guided.REFERENCE, frame, {guided.PROGRESS: self.progress.to_text(),
+                                                                     guided.REFERENCE_CAMERA: self.camera_stamp})
         except Exception:
             log.exception("could not keep the empty tray")
             self.progress.results.pop("reference", None)

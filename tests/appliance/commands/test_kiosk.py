@@ -269,6 +269,6 @@ def test_a_second_kiosk_on_the_same_state_directory_is_one_message_and_exit_75_c
     finally:
         held.close()
     err = capsys.readouterr().err
-    assert f"another kiosk (pid {os.getpid()}) plays on {state}: stop it first" in err and "Traceback" not in err
+    assert f"another kiosk or a dicetable teach (pid {os.getpid()}) holds {state}: stop it first" in err and "Traceback" not in err
     assert not (state / "dicetable.sqlite3").exists()
 

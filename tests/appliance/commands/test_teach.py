@@ -218,7 +218,7 @@ def test_teaching_while_a_kiosk_plays_on_the_state_is_refused_and_changes_nothin
     finally:
         held.close()
     err = capsys.readouterr().err
-    assert f"the kiosk (pid {__import__('os').getpid()}) plays on {taught}" in err and "nothing was changed" in err
+    assert f"the kiosk or another teach (pid {__import__('os').getpid()}) holds {taught}" in err and "nothing was changed" in err
     assert kept(taught) == before
 
 
@@ -484,3 +484,12 @@ def test_teach_says_the_adaptation_in_force_when_another_teach_changed_the_store
         saved = json.loads(s.setting("adaptation"))
         # The other teach's saved decision was not of everything kept: fitted again, saved, and said.
         assert saved["crops"] == s.count_examples()[1] and said.endswith(saved["reason"])
+
+
+def test_a_photo_given_twice_with_values_the_table_reads_otherwise_is_said_once(photos, tmp_path, capsys):
+    state = tmp_path / "state"
+    state.mkdir()
+    args = teach_args([photos[0], photos[0]], [(1, 1, 1), (1, 1, 1)])
+    assert main(["teach", *args, "--state", str(state)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("the table reads") == 1 and f"the same throw as {photos[0]} above" in out

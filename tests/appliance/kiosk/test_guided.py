@@ -733,3 +733,16 @@ def test_the_empty_tray_with_the_tray_area_outside_the_picture_says_so_not_that_
     camera.state, camera.ok, camera.status = "no_tray", False, "The tray area lies outside the picture: set up the tray again"
     app.choose("picture")
     assert app.guided.notice == camera.status and store.image(guided.REFERENCE) is None
+
+
+def test_the_empty_tray_of_another_camera_is_not_used(guided_table):
+    app, _camera, store = guided_table
+    picam, webcam = guided.camera_stamp("picamera", (640, 480), None), guided.camera_stamp("/dev/video0", (640, 480), None)
+    app.guided.configure(tray_area=None, reference=None, tray_stamp=guided.tray_stamp(None, (640, 480), "picamera"),
+                         camera_stamp=picam)
+    app.open_guided()
+    app.choose("skip"), app.choose("skip")
+    app.choose("picture")
+    assert guided.reference(store, picam) is not None and guided.reference(store, webcam) is None
+    store.save_settings({guided.REFERENCE_CAMERA: ""})  # taken before the camera was kept with it: used
+    assert guided.reference(store, webcam) is not None
