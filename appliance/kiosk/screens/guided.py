@@ -13,8 +13,10 @@ over the config: ``appliance.guided``.
 3. **The empty tray**: the reference picture, taken when nothing moves and no die lies there.
 4. **Your dice**: the players throw their own dice; each settled throw is shown and confirmed,
    corrected on the hand entry (``HandScreen``) or thrown again; kept as taught dice
-   (``appliance.teaching.keep_throw``). After TEACH_THROWS (or "Finish") the adaptation is fitted
-   again and the screen says in words whether the table reads with it.
+   (``appliance.teaching.keep_throw``). After TEACH_THROWS (or "Finish", from
+   ``vision.adapt.MIN_THROWS``) the adaptation is fitted again and the screen says in words whether
+   the table reads with it; "Teach more throws" asks for TEACH_THROWS more. A table without a store
+   says at once that it cannot learn (nothing taught could be kept).
 
 The camera is ``app.camera`` (a ``CameraPipeline``, or anything with its ``feed``, ``state``,
 ``last_settled``, ``calibrate`` and ``exposure``; None: no camera, and every step says so). Nothing
