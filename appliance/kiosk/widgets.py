@@ -367,8 +367,9 @@ def camera(surface: pygame.Surface, t: th.Theme, rect: pygame.Rect, frame: np.nd
             tag.midright = (box.x - t.px(2), box.centery)
         pygame.draw.rect(surface, colour, tag, border_radius=t.px(6))
         text(surface, t, str(d.value), tag, size=20, colour=th.ACCENT_TEXT, bold=True)
-    if status:  # across the foot of the panel (a picture narrower than it too), a second line if need be
-        n = lines_for(t, status, th.READABLE, inner.width - t.px(8), t.px(STATUS_LINE))
+    if status:  # across the foot of the panel (a picture narrower than it too), a second line if need be;
+        # a fault (what the table must do something about) a third rather than shrink past readable
+        n = lines_for(t, status, th.READABLE, inner.width - t.px(8), t.px(STATUS_LINE), most=2 if ok else 3)
         cap = pygame.Rect(inner.x, inner.bottom - n * t.px(STATUS_LINE) - t.px(4), inner.width,
                           n * t.px(STATUS_LINE) + t.px(4))
         shade = pygame.Surface(cap.size, pygame.SRCALPHA)

@@ -324,3 +324,21 @@ def test_tab_focus_on_a_die_of_the_hand_entry_is_drawn(pg, size):
     assert all(tuple(c) == TEXT for c in band)
     other = rects["die:0"].inflate(3 * theme.gap, 3 * theme.gap)
     assert tuple(surface.get_at((other.centerx, other.top + 1))[:3]) != TEXT
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("name", ["biscuit-pick", "maexle-announce"])  # Yacht's sheet leaves no camera panel
+def test_the_longest_camera_fault_on_a_game_screen_is_readable(frame, text_sizes, monkeypatch, name, lang):
+    """A fault the table must act on ("the tray area lies outside the picture") takes a third line
+    over the picture rather than shrink below the readable size."""
+    i18n.set_language(lang)
+    try:
+        status = i18n._("The tray area lies outside the picture: set up the tray again")
+        for size in ((800, 480), (1920, 1080)):
+            text_sizes.clear()
+            drawn = []
+            monkeypatch.setattr(widgets, "text_hook", lambda text, *box: (drawn.append(text), text_sizes.hook(text, *box)))
+            draw(pygame.Surface(size), state(name).view(), Theme(*size), CameraFeed(frame, (), False, status))
+            assert status in drawn and not [p for p in text_sizes.small(size) if status[:12] in p], (lang, size)
+    finally:
+        i18n.set_language("en")
