@@ -195,7 +195,20 @@ def claim(state_dir: str | Path):
     held.truncate()
     held.write(f"{os.getpid()}\n")
     held.flush()
+    _owned_as_directory(directory / LOCKNAME, directory)
     return held
+
+
+def _owned_as_directory(path: Path, directory: Path) -> None:
+    """A file root made in the service's directory (``sudo dicetable teach``) given to the
+    directory's owner, so that the kiosk, which runs as that user, can open it after."""
+    try:
+        if os.geteuid() == 0:
+            st = directory.stat()
+            if path.stat().st_uid != st.st_uid:
+                os.chown(path, st.st_uid, st.st_gid)
+    except OSError as exc:  # a file system without owners: nothing to give
+        log.info("could not give %s to the owner of %s: %s", path, directory, exc)
 
 
 # What a store's write may raise when the disk is full, gone or damaged (a StoreError is an OSError).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -423,3 +424,13 @@ def test_processes_opening_a_new_store_at_the_same_moment_all_get_it_whole(tmp_p
         with Store.open(state) as s:
             assert s.notice is None and s.unfinished() is None
         assert sorted(p.name for p in state.iterdir() if "broken" in p.name) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root makes files another user must open")
+def test_the_lock_root_takes_in_the_services_directory_belongs_to_the_directorys_owner(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    os.chown(state, 4321, 4321)  # the service's user
+    held = claim(state)
+    held.close()
+    assert (state / "kiosk.lock").stat().st_uid == 4321 and (state / "kiosk.lock").stat().st_gid == 4321
