@@ -429,6 +429,9 @@ class GuidedScreen(Screen):
         if taught < MIN_THROWS:
             self._say(guided_view.too_soon(taught))
             return
+        if taught <= self.progress.goal - guided.TEACH_THROWS:  # "Teach more" and no throw since: the same fit
+            self._say(_("Nothing new to learn from yet: throw your dice first"))
+            return
         self.fitting, self.pending = "asked", None
 
     def more(self, _arg: str) -> None:

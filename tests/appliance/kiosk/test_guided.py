@@ -200,6 +200,8 @@ def test_teach_more_after_learning_asks_for_as_many_throws_again_and_learns_agai
     app.tick(), app.tick()
     app.choose("more")
     assert not app.guided.decision and app.camera_dice == 5
+    app.choose("finish")  # nothing new yet: said, and the same fit is not made again
+    assert not app.guided.fitting and "Nothing new to learn from yet" in app.view().hint
     assert f"{guided.TEACH_THROWS} of {2 * guided.TEACH_THROWS} throws taught" in app.view().info
     for k in range(guided.TEACH_THROWS):
         assert not app.guided.fitting
