@@ -35,6 +35,13 @@ def teach(app, camera, values, seed=0) -> None:
     app.on_reading(camera.throw(values, seed=seed))
 
 
+def teach_right(app, camera, throws=guided.TEACH_THROWS, first_seed=0) -> None:
+    """``throws`` throws of five dice, each read right and confirmed so."""
+    for k in range(throws):
+        teach(app, camera, (1, 2, 3, 4, 5), seed=first_seed + k)
+        app.choose("right")
+
+
 def test_a_first_start_is_due_a_setup_and_a_finished_one_is_not(guided_table):
     app, _camera, store = guided_table
     assert guided.due(store) and not guided.due(None)
@@ -127,19 +134,14 @@ def test_a_press_as_a_teach_throw_settles_was_aimed_before_it_and_confirms_nothi
 def test_dice_forgotten_during_the_teach_step_count_it_again_from_none(guided_table):
     app, camera, store = guided_table
     to_teach(app)
-    for k in range(3):  # an earlier setup's dice
-        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
-        app.choose("right")
+    teach_right(app, camera, 3)  # an earlier setup's dice
     app.choose("later")
     to_teach(app)
-    teach(app, camera, (1, 2, 3, 4, 5), seed=3)
-    app.choose("right")
+    teach_right(app, camera, 1, first_seed=3)
     assert app.guided.taught() == 1
     store.forget_examples()  # `dicetable teach --forget` from another shell
     assert app.guided.taught() == 0
-    for k in range(2):
-        teach(app, camera, (1, 2, 3, 4, 5), seed=10 + k)
-        app.choose("right")
+    teach_right(app, camera, 2, first_seed=10)
     assert app.guided.taught() == 2 and guided.progress(store).first_throw == 0
 
 
@@ -173,9 +175,7 @@ def test_finish_before_the_throws_learning_needs_says_so_and_changes_nothing(gui
     app.choose("finish")
     assert not app.guided.fitting and not app.guided.decision and app.guided.progress.step == "teach"
     assert f"{MIN_THROWS} throws at least: 1 taught so far" in app.view().hint
-    for k in range(1, MIN_THROWS):
-        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
-        app.choose("right")
+    teach_right(app, camera, MIN_THROWS - 1, first_seed=1)
     assert ids(app) == before  # enough now: the same buttons under the same digits
     app.choose("finish")
     app.tick(), app.tick()
@@ -194,9 +194,7 @@ def test_the_number_of_dice_button_shows_the_number_thrown(guided_table):
 def test_teach_more_after_learning_asks_for_as_many_throws_again_and_learns_again(guided_table):
     app, camera, store = guided_table
     to_teach(app)
-    for k in range(guided.TEACH_THROWS):
-        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
-        app.choose("right")
+    teach_right(app, camera)
     app.tick(), app.tick()
     app.choose("more")
     assert not app.guided.decision and app.camera_dice == 5
@@ -653,14 +651,10 @@ def test_teach_more_keeps_its_goal_over_a_pulled_plug_and_a_step_back(tmp_path, 
         camera = make_camera()
         app = App(store=store, camera=camera)
         to_teach(app)
-        for k in range(guided.TEACH_THROWS):
-            teach(app, camera, (1, 2, 3, 4, 5), seed=k)
-            app.choose("right")
+        teach_right(app, camera)
         app.tick(), app.tick()
         app.choose("more")
-        for k in range(2):
-            teach(app, camera, (1, 2, 3, 4, 5), seed=10 + k)
-            app.choose("right")
+        teach_right(app, camera, 2, first_seed=10)
         app.choose("previous")
         app.choose("next")
         assert not app.guided.fitting and "8 of 12 throws taught" in app.view().info
@@ -675,9 +669,7 @@ def test_teach_more_keeps_its_goal_over_a_pulled_plug_and_a_step_back(tmp_path, 
 def test_esc_while_the_table_learns_waits_for_it_to_learn(guided_table):
     app, camera, store = guided_table
     to_teach(app)
-    for k in range(guided.TEACH_THROWS):
-        teach(app, camera, (1, 2, 3, 4, 5), seed=k)
-        app.choose("right")
+    teach_right(app, camera)
     app.back()  # the frame after the sixth "Right", before the fit
     assert app.screen == "guided" and app.guided.fitting
     app.tick(), app.tick()
