@@ -158,7 +158,8 @@ def reader(state_dir, name: str):
     ``state_dir`` (``dicetable read/watch --state``), if it has one; the reason goes to standard
     error, prefixed with the command's ``name``. The store is opened read-only: never created,
     moved, repaired or upgraded (the kiosk's job). A store that cannot be used (damaged, of another
-    version, unreadable) is said ("cannot use the taught dice: ...") and the shipped model reads.
+    version, unreadable) is said ("adaptation not used: cannot use the taught dice: ...") and the
+    shipped model reads.
     None, with the reason on standard error, when the directory holds no store (a mistyped path)."""
     import sqlite3
     import sys
@@ -185,7 +186,7 @@ def reader(state_dir, name: str):
     except (sqlite3.Error, ValueError) as exc:  # SQLite's does not
         found, reason = None, (f"cannot use the taught dice in {Path(state_dir) / FILENAME}: {exc}; "
                                "the shipped model reads")
-    print(f"{name}: {reason}", file=sys.stderr)
+    print(f"{name}: adaptation {'used' if found is not None else 'not used'}: {reason}", file=sys.stderr)
     return partial(read_dice, adaptation=found)
 
 

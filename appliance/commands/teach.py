@@ -63,16 +63,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Teaches, or forgets; returns the exit status (0, or 2 for bad labels or images, nothing kept)."""
-    problem = _usage_problem(args)
+    problem = _usage_problem(args) or _state_problem(args)
     if problem:
         print(f"{NAME}: {problem}", file=sys.stderr)
+        return 2
+    try:  # every throw checked before the directory is touched
+        throws = None if args.forget else _throws(args)
+    except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
+        print(f"{NAME}: {exc}; nothing was taught", file=sys.stderr)
         return 2
     from appliance.store import StateBusy, claim
 
-    problem = _state_problem(args)
-    if problem:
-        print(f"{NAME}: {problem}", file=sys.stderr)
-        return 2
     try:  # the kiosk's lock: a kiosk playing there reads with what it was taught when it started
         held = claim(args.state)
     except StateBusy as exc:
@@ -81,21 +82,16 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        return _run(args)
+        return _write(args, throws)
     finally:
         if held is not None:
             held.close()
 
 
-def _run(args: argparse.Namespace) -> int:
-    """Teaches or forgets in ``args.state``, held by this process."""
+def _write(args: argparse.Namespace, throws) -> int:
+    """Keeps ``throws`` (or forgets, ``--forget``) in ``args.state``'s store, held by this process."""
     from appliance.store import STORE_ERRORS, Store, StoreError
 
-    try:
-        throws = None if args.forget else _throws(args)
-    except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
-        print(f"{NAME}: {exc}; nothing was taught", file=sys.stderr)
-        return 2
     try:  # a damaged or newer store is refused, not set aside: it holds the kiosk's games
         store = Store.open(args.state, move_aside=False)
     except StoreError as exc:

@@ -75,7 +75,8 @@ def tray_problem(kind: str) -> str:
     return {"dark": _("the picture is almost black"), "busy": _("the middle of the picture is not plain"),
             "small": _("the plain area is too small for a tray"),
             "whole": _("the plain area fills the whole picture"), "edge": _("the tray's edge is not in view"),
-            "shape": _("the plain area is not the shape of a tray")}.get(kind, _("the picture shows no tray"))
+            "shape": _("the plain area is not the shape of a tray"),
+            "frame": _("the camera's picture is too small to look in")}.get(kind, _("the picture shows no tray"))
 
 
 def _light(screen, out: View) -> None:

@@ -45,6 +45,19 @@ def no_picture() -> str:
     return _("No picture from the camera yet: try again once it shows one")
 
 
+def tray_in(frame):
+    """``vision.tray.find_tray`` of a camera frame in any of the formats the reader takes
+    (``vision.frames.to_bgr``); a frame no tray can be found in (too small, not a picture) is a
+    ``Found`` of kind "frame", never an exception."""
+    from vision.frames import to_bgr
+    from vision.tray import Found, find_tray
+
+    try:
+        return find_tray(to_bgr(frame))
+    except ValueError as exc:  # FrameError is one
+        return Found(None, f"no tray can be found in this frame: {exc}", "frame")
+
+
 class GuidedScreen(Screen):
     """The guided setup. progress: ``appliance.guided.Progress`` (the step showing); found: the tray
     step's ``vision.tray.Found`` (None before a look); light: the light step's phase ("" | "auto" |
@@ -201,11 +214,9 @@ class GuidedScreen(Screen):
     def look(self, quiet: bool = False) -> None:
         """Look for the tray in the latest frame (``quiet``: without a word when there is none yet,
         as the camera starts: ``tick`` looks again)."""
-        from vision.tray import find_tray
-
         frame = self._frame(quiet)
         if frame is not None:
-            self.found, self._look_due = find_tray(frame), False
+            self.found, self._look_due = tray_in(frame), False
         elif not quiet:  # said: what was found before is no longer offered
             self.found = None
 
@@ -314,6 +325,10 @@ class GuidedScreen(Screen):
             return
         if camera.state == "no_tray":  # stillness cannot be judged: the tray step first
             self._say(status)
+            return
+        unusable = tray_in(frame).kind
+        if unusable in ("dark", "frame"):  # a covered lens, a frame too small: no tray to tell dice from
+            self._say(_("No empty tray taken: {why}").format(why=guided_view.tray_problem(unusable)))
             return
         if camera.state == "moving":
             self._say(_("Something moves on the tray: wait until it is still"))

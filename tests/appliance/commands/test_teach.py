@@ -91,6 +91,14 @@ def test_a_bad_label_on_a_new_table_creates_no_store(photos, tmp_path, capsys):
     assert not (tmp_path / "new").exists()
 
 
+@pytest.mark.parametrize("values", ["1 2 7", "1 2"])
+def test_a_bad_label_in_an_empty_state_directory_leaves_it_empty(photos, tmp_path, capsys, values):
+    state = tmp_path / "state"
+    state.mkdir()
+    assert main(["teach", str(photos[0]), "--values", values, "--state", str(state)]) == 2
+    assert "nothing was taught" in capsys.readouterr().err and list(state.iterdir()) == []  # no store, no lock
+
+
 def force_threes(state):
     """Save heads that read every die as a 3, stamped as fitted on what the store keeps (the shipped
     model reads these synthetic throws right already, so a fitted head would not be used)."""
@@ -160,14 +168,14 @@ def test_read_and_watch_with_a_store_they_cannot_use_say_so_read_as_shipped_and_
     assert main(["read", str(photos[0]), "--dice", "3", "--state", str(taught)]) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith(f"{photos[0]}: 3 4 5")
-    assert f"dicetable read: cannot use the taught dice: {taught / 'dicetable.sqlite3'}: {said}" in captured.err
+    assert f"dicetable read: adaptation not used: cannot use the taught dice: {taught / 'dicetable.sqlite3'}: {said}" in captured.err
     assert "the shipped model reads" in captured.err
     folder = tmp_path / "folder"
     folder.mkdir()
     (folder / "a.png").write_bytes(photos[1].read_bytes())
     assert main(["watch", str(folder), "--dice", "3", "--hold", "1", "--state", str(taught)]) == 0
     captured = capsys.readouterr()
-    assert ": 1 1 6" in captured.out and "dicetable watch: cannot use the taught dice" in captured.err
+    assert ": 1 1 6" in captured.out and "dicetable watch: adaptation not used: cannot use the taught dice" in captured.err
     assert _files(taught) == before  # not moved aside, not replaced, no -wal or -shm made
 
 

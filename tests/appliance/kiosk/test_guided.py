@@ -740,3 +740,24 @@ def test_the_empty_tray_of_another_camera_is_not_used(guided_table):
     assert guided.reference(store, picam) is not None and guided.reference(store, webcam) is None
     store.save_settings({guided.REFERENCE_CAMERA: ""})  # taken before the camera was kept with it: used
     assert guided.reference(store, webcam) is not None
+
+
+@pytest.mark.parametrize("frame", [np.zeros((12, 12, 3), np.uint8), np.zeros((480, 640), np.uint8),
+                                   np.zeros((480, 640, 3), np.float32)], ids=["12x12", "grey", "float"])
+def test_a_frame_no_tray_can_be_found_in_is_said_on_the_tray_step_never_raised(guided_table, frame):
+    app, camera, _store = guided_table
+    camera.frame = frame
+    app.open_guided()
+    app.choose("look")
+    assert app.screen == "guided" and "confirm" not in ids(app) and app.view().prompt.startswith("No tray found: ")
+
+
+@pytest.mark.parametrize("frame, why", [(np.zeros((480, 640, 3), np.uint8), "almost black"),
+                                        (np.full((12, 12, 3), 120, np.uint8), "too small")])
+def test_a_covered_lens_or_a_tiny_frame_is_not_taken_as_the_empty_tray(guided_table, frame, why):
+    app, camera, store = guided_table
+    app.open_guided()
+    app.choose("skip"), app.choose("skip")
+    camera.frame = frame
+    app.choose("picture")
+    assert why in app.guided.notice and store.image(guided.REFERENCE) is None and not app.guided.taken
