@@ -293,12 +293,18 @@ class Appliance:
 
     def _buttons(self, commands):
         """The GPIO buttons, or None without GPIO (a desk, a PC): the screen and keys still work."""
+        import warnings
+
         from appliance.inputs import GpioButtons
 
         g = self.cfg.gpio
         try:
-            return GpioButtons(commands, g.reveal_pin, extra={pin: name for name, pin in g.buttons.items()},
-                               long_press_s=g.long_press_s, led_pin=g.reveal_led_pin)
+            with warnings.catch_warnings():  # one warning per pin library gpiozero tries: the line below says it
+                from gpiozero.exc import PinFactoryFallback
+
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                return GpioButtons(commands, g.reveal_pin, extra={pin: name for name, pin in g.buttons.items()},
+                                   long_press_s=g.long_press_s, led_pin=g.reveal_led_pin)
         except Exception as exc:
             self.log.warning("no GPIO buttons (%s): use the screen or a keyboard", exc)
             return None

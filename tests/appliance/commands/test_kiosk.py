@@ -272,3 +272,24 @@ def test_a_second_kiosk_on_the_same_state_directory_is_one_message_and_exit_75_c
     assert f"another kiosk or a dicetable teach (pid {os.getpid()}) holds {state}: stop it first" in err and "Traceback" not in err
     assert not (state / "dicetable.sqlite3").exists()
 
+
+
+def test_a_machine_without_gpio_says_so_in_one_journal_line_without_gpiozeros_fallback_warnings(
+        tmp_path, monkeypatch, recwarn, caplog):
+    import warnings
+
+    from gpiozero import Device
+    from gpiozero.exc import PinFactoryFallback
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)  # gpiozero looks for a pin library afresh
+    appliance, _app, _pipeline, worker = _appliance(tmp_path)
+    try:
+        warnings.simplefilter("always", PinFactoryFallback)
+        buttons = appliance._buttons(None)
+    finally:
+        _stopped(worker, appliance)
+    if buttons is not None:  # a machine with GPIO after all
+        pytest.skip("this machine has GPIO")
+    assert not [w for w in recwarn if issubclass(w.category, PinFactoryFallback)]
+    assert sum("no GPIO buttons" in r.getMessage() for r in caplog.records) == 1
