@@ -327,11 +327,7 @@ class Store:
         """
         db, path = _connect_read_only(path)
         try:
-            (version,) = db.execute("PRAGMA user_version").fetchone()
-            if version != SCHEMA_VERSION:
-                raise StoreError(errno.EPROTO, f"{path}: saved by {'a newer' if version > SCHEMA_VERSION else 'an older'} "
-                                               f"version (schema {version}, this one reads {SCHEMA_VERSION}"
-                                               f"{'' if version > SCHEMA_VERSION else '; the kiosk or dicetable teach upgrades it'})")
+            _check_version(db, path, older=False)
         except sqlite3.Error as exc:
             db.close()
             raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
@@ -663,15 +659,23 @@ def _read_only(path: str | Path):
     as does a store of a newer schema."""
     db, path = _connect_read_only(path)
     try:
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:  # its tables may mean something else now; an older one reads alike
-            raise StoreError(errno.EPROTO, f"{path}: saved by a newer version (schema {version}, this one reads "
-                                           f"{SCHEMA_VERSION}): read it with that version")
+        _check_version(db, path, older=True)  # an older one's games read alike
         yield db, path
     except sqlite3.Error as exc:  # damaged pages, a row that does not parse
         raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
     finally:
         db.close()
+
+
+def _check_version(db: sqlite3.Connection, path: Path, *, older: bool) -> None:
+    """Raises StoreError naming ``path`` when its schema is newer than this one reads (its tables may
+    mean something else now), or older unless ``older`` is allowed."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not older):
+        newer = version > SCHEMA_VERSION
+        raise StoreError(errno.EPROTO, f"{path}: saved by {'a newer' if newer else 'an older'} version (schema "
+                                       f"{version}, this one reads {SCHEMA_VERSION}"
+                                       f"{'' if newer else '; the kiosk or dicetable teach upgrades it'})")
 
 
 def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:

@@ -188,8 +188,9 @@ def _throws(args) -> list:
     out, given = [], {}
     for path, text in zip(args.images, args.values):
         values = argtypes.dice_words(text)
-        first = Path(path).resolve() not in given
-        said = given.setdefault(Path(path).resolve(), text)  # the same photo twice (kept once): which values?
+        photo = Path(path).resolve()
+        first = photo not in given
+        said = given.setdefault(photo, text)  # the same photo twice (kept once): which values?
         if sorted(argtypes.dice_words(said)) != sorted(values):
             raise LabelError(f"{path}: given twice, with the values {said!r} and {text!r}: which are they?")
         frame = _image(path)

@@ -64,7 +64,6 @@ class ConfirmScreen(Screen):
         self.verb = ""
         self.asked_from = "menu"
         self.asked_at = float("-inf")  # clock s (``App.press`` drops a "yes" too soon after it)
-        self.answered_at = float("-inf")  # clock s (``App.press`` drops any press too soon after it)
 
     def ask(self, verb: str) -> None:
         """Ask before ``verb`` ("end", "evening", "new_evening", "forget";
