@@ -48,3 +48,11 @@ def test_an_ema_decay_outside_zero_to_one_is_refused_at_once(capsys, decay):
     with pytest.raises(SystemExit) as stop:
         parse(["--ema", decay])
     assert stop.value.code == 2 and "--ema: a decay per step" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("share", ["1.5", "-0.1"])
+def test_a_small_dice_share_outside_zero_to_one_is_refused_at_once(capsys, share):
+    with pytest.raises(SystemExit) as stop:
+        parse(["--small-dice", share])
+    assert stop.value.code == 2 and "--small-dice: a share is 0-1" in capsys.readouterr().err
+    assert parse(["--small-dice", "0.3"]).small_dice == 0.3 and parse([]).small_dice == 0.0

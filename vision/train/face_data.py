@@ -44,10 +44,32 @@ def cut_transform(cx: float, cy: float, size: float, out: int = CROP, scale: flo
     return np.array([[k, 0.0, (0.5 - x0) * k - 0.5], [0.0, k, (0.5 - y0) * k - 0.5]])
 
 
+# The smallest die the product reads (``vision.reader.ReaderParams.min_die``, px) and the largest
+# that ``small_die`` makes of a larger one.
+SMALL_DIE = (10.0, 24.0)
+
+
+def small_die(crop_: np.ndarray, size: float, rng: np.random.Generator) -> np.ndarray:
+    """An (S, S, 3) uint8 BGR crop of a die of ``size`` px as the product cuts it from a die of 10-24
+    px (``SMALL_DIE``) in the frame: shrunk to that die's square (area-resampled) and brought back
+    up to S px (linearly, as ``vision.faces.crop`` enlarges a small die's square). The pips keep
+    their places: a large die is taught how it looks from a high camera. A die already that small
+    is left as it is."""
+    s = crop_.shape[0]
+    die = rng.uniform(*SMALL_DIE)
+    side = int(round(CROP_SCALE * die * s / CROP))
+    if die >= size or side >= s:
+        return crop_
+    low = cv2.resize(crop_, (side, side), interpolation=cv2.INTER_AREA)
+    return cv2.resize(low, (s, s), interpolation=cv2.INTER_LINEAR)
+
+
 def jittered_view(image: np.ndarray, cx: float, cy: float, size: float, rng: np.random.Generator,
-                  jitter: float = 1.0, out: int = CROP) -> tuple[np.ndarray, np.ndarray]:
+                  jitter: float = 1.0, out: int = CROP, small: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """An augmented (out, out, 3) uint8 BGR crop around (cx, cy) of a die of ``size`` px, and the
-    (2, 3) float64 affine map from frame px to its px (where the frame's pips landed)."""
+    (2, 3) float64 affine map from frame px to its px (where the frame's pips landed). ``small``: the
+    share of crops that are also seen as from a die of 10-24 px (``small_die``; 0: none, and the
+    random draws are those of before)."""
     size *= math.exp(rng.uniform(-0.15, 0.18) * jitter)
     cx += rng.normal(0, 0.07 * jitter) * size
     cy += rng.normal(0, 0.07 * jitter) * size
@@ -57,12 +79,14 @@ def jittered_view(image: np.ndarray, cx: float, cy: float, size: float, rng: np.
     # wide / 2, about big's centre, which then moves to the output's centre.
     m = cv2.getRotationMatrix2D((out - 0.5, out - 0.5), float(rng.uniform(-MAX_TURN, MAX_TURN)), wide / 2)
     m[:, 2] -= (out / 2, out / 2)
-    small = cv2.warpAffine(big, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    view = cv2.warpAffine(big, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     to_crop = m @ np.vstack([cut_transform(cx, cy, size, 2 * out, CROP_SCALE * wide), (0.0, 0.0, 1.0)])
     if rng.random() < 0.5:
-        small = small[:, ::-1]
+        view = view[:, ::-1]
         to_crop = np.array([[-1.0, 0.0, out - 1.0], [0.0, 1.0, 0.0]]) @ np.vstack([to_crop, (0.0, 0.0, 1.0)])
-    return np.ascontiguousarray(sensor(exposure(small, rng), rng, 0.7)), to_crop
+    if small and rng.random() < small:
+        view = small_die(view, size, rng)
+    return np.ascontiguousarray(sensor(exposure(view, rng), rng, 0.7)), to_crop
 
 
 def jittered(image: np.ndarray, cx: float, cy: float, size: float, rng: np.random.Generator,

@@ -21,16 +21,18 @@ from vision.train.samples import Labelled
 
 class Crops(WeightedDraws):
     """``per_epoch`` crops drawn from ``specs`` with probabilities ``weights``; item ``i`` of an
-    epoch is the same for the same seed, whatever worker makes it."""
+    epoch is the same for the same seed, whatever worker makes it. ``small``: the share of crops
+    also seen as from a small die (``vision.train.face_data.small_die``)."""
 
-    def __init__(self, items: list[Labelled], specs: list[Spec], weights, per_epoch: int, seed: int):
+    def __init__(self, items: list[Labelled], specs: list[Spec], weights, per_epoch: int, seed: int,
+                 small: float = 0.0):
         super().__init__(len(specs), per_epoch, seed, weights)
-        self.items, self.specs = items, specs
+        self.items, self.specs, self.small = items, specs, small
 
     def __getitem__(self, i: int):
         rng, pick = self.draw(i)
         k, cx, cy, s, c, j = self.specs[pick]
-        img, to_crop = jittered_view(self.items[k].image, cx, cy, s, rng, j)
+        img, to_crop = jittered_view(self.items[k].image, cx, cy, s, rng, j, small=self.small)
         heat, known = pip_target(self.items[k], to_crop)
         return standardise(img[None])[0], c, heat, known
 
@@ -74,7 +76,7 @@ def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> tor
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
           label_smoothing: float = 0.0, mixup: float = 0.0, pips: float = 0.0, ema: float = 0.0,
-          log=print) -> FaceNet:
+          small: float = 0.0, log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
@@ -85,8 +87,9 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     the decay per step of an exponential moving average of the weights and batch-norm statistics
     (Polyak averaging, as in Tan and Le 2019's EfficientNet; 0: none), returned instead of the last
     step's weights: an average over the last ~1 / (1 - ema) steps sits in a flatter part of the
-    loss than any one step, which is meant to carry better to dice it never saw. Returns it in eval
-    mode. Raises ValueError for mixup with teachers or with pips, or an ema outside [0, 1)."""
+    loss than any one step, which is meant to carry better to dice it never saw. ``small``: the share
+    of crops also seen as from a die of 10-24 px (``vision.train.face_data.small_die``; 0: none).
+    Returns it in eval mode. Raises ValueError for mixup with teachers or with pips, or an ema outside [0, 1)."""
     if mixup and teachers:
         raise ValueError("mixup and teachers do not go together: the teachers never saw blended crops")
     if mixup and pips:
@@ -96,7 +99,7 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     torch.manual_seed(seed)
     mix_rng = np.random.default_rng([seed, 11])
     net = FaceNet(widths) if widths else FaceNet()
-    data = Crops(items, specs, weights, per_epoch, seed)
+    data = Crops(items, specs, weights, per_epoch, seed, small)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(per_epoch / batch)
