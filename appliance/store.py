@@ -191,10 +191,13 @@ def claim(state_dir: str | Path):
         pid = held.read(32).strip()
         held.close()
         raise StateBusy(directory, pid) from None
-    held.seek(0)
-    held.truncate()
-    held.write(f"{os.getpid()}\n")
-    held.flush()
+    # Unbuffered, so that a failed write leaves nothing for close() to fail on again. A full disk
+    # still leaves the directory held (the lock is the file's, not its text): its holder is unknown.
+    try:
+        os.ftruncate(held.fileno(), 0)
+        os.pwrite(held.fileno(), f"{os.getpid()}\n".encode("ascii"), 0)
+    except OSError as exc:
+        log.warning("%s: the lock holds, but its process id cannot be written: %s", directory / LOCKNAME, exc)
     _owned_as_directory(directory / LOCKNAME, directory)
     return held
 

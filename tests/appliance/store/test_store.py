@@ -434,3 +434,25 @@ def test_the_lock_root_takes_in_the_services_directory_belongs_to_the_directorys
     held = claim(state)
     held.close()
     assert (state / "kiosk.lock").stat().st_uid == 4321 and (state / "kiosk.lock").stat().st_gid == 4321
+
+
+def test_a_full_disk_leaves_the_state_directory_held_with_its_holder_unknown(tmp_path, monkeypatch):
+    """The pid cannot be written (ENOSPC): the lock still guards the directory, and nothing raises,
+    now or when it is let go (a kiosk started on a full SD card plays without saving)."""
+    import errno as errno_
+
+    import appliance.store as store
+
+    def full(*_args):
+        raise OSError(errno_.ENOSPC, "No space left on device")
+
+    state = tmp_path / "state"
+    monkeypatch.setattr(store.os, "pwrite", full)
+    held = claim(state)
+    try:
+        with pytest.raises(StateBusy) as busy:
+            claim(state)
+        assert busy.value.pid == ""
+    finally:
+        held.close()
+    claim(state).close()
