@@ -31,8 +31,9 @@ class ImageFolderSource:
     for a throw (``appliance.folder_table``), however long the reader takes to settle the last one.
     The folder is watched as it plays: images added, removed or replaced are taken as they are
     now (listed again when the folder changes, a file read again when it does). Raises
-    CameraMissing when the folder does not exist, cannot be read or holds no images (also later, as
-    an unplugged camera, until it is back), EndOfFrames after the last image (or never with
+    CameraMissing when the folder does not exist, cannot be read or holds no images (with ``wait``
+    when read, until it has them; without, at once too), and later as an unplugged camera until it
+    is back, EndOfFrames after the last image (or never with
     ``loop``, unless no image can be read), SourceClosed after ``close()``.
     """
 
@@ -40,8 +41,15 @@ class ImageFolderSource:
         self.folder = Path(folder)
         if fps <= 0:
             raise ValueError(f"fps must be positive, got {fps}")
-        self._stamp = self._folder_stamp()  # the folder as listed: a change lists it again
-        self.files = self._listed()
+        try:
+            self._stamp = self._folder_stamp()  # the folder as listed: a change lists it again
+            self.files = self._listed()
+        except CameraMissing:
+            if not wait:
+                raise
+            # The kiosk's table: photos copied in after the start (a USB stick mounted late) are a
+            # camera plugged in late; each read lists the folder again until they are there.
+            self._stamp, self.files = None, []
         self.fps = float(fps)
         self.repeat = max(1, round(hold_s * fps))
         self.loop = loop

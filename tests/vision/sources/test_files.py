@@ -72,6 +72,20 @@ def test_a_missing_or_empty_folder_is_a_missing_camera(tmp_path):
         ImageFolderSource(tmp_path)
 
 
+def test_a_waiting_folder_empty_at_start_is_a_missing_camera_until_images_are_put_in(tmp_path):
+    """The kiosk's folder table (``wait``): a folder its photos are copied into after the start (a
+    USB stick mounted late) is a camera not yet plugged in, not one gone for good."""
+    src = ImageFolderSource(tmp_path, loop=True, wait=True)
+    for _ in range(2):
+        with pytest.raises(CameraMissing, match="no images"):
+            src.read()
+    src.advance()  # the game asks for the next throw meanwhile: nothing to show yet
+    _write_images(tmp_path, 2)
+    assert int(src.read().image[0, 0, 0]) == 40  # the empty scene, then the photos in turn
+    src.advance()
+    assert int(src.read().image[0, 0, 0]) == 10
+
+
 def test_a_video_file_plays_at_its_frame_rate_then_ends(tmp_path):
     path = tmp_path / "throw.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (160, 120))
