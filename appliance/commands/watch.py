@@ -14,7 +14,7 @@ exits with status 1. The end of a file, folder or synthetic script exits 0, or 1
 could be read from it; in a folder, only files named as images are played (.jpg, .png ...), and one
 that cannot be read as an image is named on stderr and skipped. A
 single photo is refused (status 2) with a hint: nothing moves or settles in it, `dicetable read`
-reads it. A reading that is unreadable says what it saw as `read` does.
+reads it (a file named as a photo that is none is said to be unreadable, also status 2). A reading that is unreadable says what it saw as `read` does.
 """
 
 from __future__ import annotations
@@ -101,6 +101,11 @@ def _open(args: argparse.Namespace):
             print(f"dicetable watch: cannot read the reference image {args.reference}: {exc.reason}", file=sys.stderr)
             return 2
     if _single_photo(args.source):
+        try:
+            load_image(args.source)
+        except ImageError as exc:  # named as a photo, but not one
+            print(f"dicetable watch: cannot read {args.source}: {exc.reason}", file=sys.stderr)
+            return 2
         print(f"dicetable watch: {args.source} is a single photo, where nothing moves or settles: read it with "
               f"dicetable read {args.source} (watch takes a camera, a video file or a folder of images)",
               file=sys.stderr)

@@ -140,12 +140,17 @@ def test_watch_a_single_photo_says_to_read_it_with_read_and_exits_2(tmp_path, ca
     cv2.imwrite(str(photo), img)
     fake = tmp_path / "roll.JPG"
     fake.write_text("hello")
-    for source in (photo, fake):
+    empty = tmp_path / "none.png"
+    empty.write_bytes(b"")
+    for source in (photo, fake, empty):
         assert main(["watch", str(source), "--dice", "2"]) == 2
         assert main(["watch", str(source), "--json"]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and "Traceback" not in captured.err
-        assert f"{source} is a single photo" in captured.err and f"dicetable read {source}" in captured.err
+        if source is photo:
+            assert f"{source} is a single photo" in captured.err and f"dicetable read {source}" in captured.err
+        else:  # named as a photo, but not one: said as read says it
+            assert f"cannot read {source}" in captured.err and "single photo" not in captured.err
 
 
 def test_watch_says_what_it_saw_of_an_unreadable_throw_in_the_words_of_read(capsys):
