@@ -150,9 +150,11 @@ class YachtTable(Table):
             }.get(need.step, _("Roll all five dice"))
             view.big_prompt, view.icon, view.throw_dice = True, "throw", need.dice or self.dice
         elif need.kind == "declare":
-            view.prompt = _("Declare a category")
+            # The categories take the standings' place (up to 12 names with their scores, at 20 px:
+            # the whole width, in 4 columns), and a message across the top hides the header's name:
+            # the prompt says whose category it is.
+            view.prompt = _("{player}: declare a category").format(player=need.player)
             view.choices = self._declarations(session.rules, need.options, showing)
-            # Up to 12 names with their scores, at 20 px: the whole width, in 4 columns.
             view.camera, view.columns = False, 4
         elif need.kind == "reroll":
             left = int(need.raw.get("rolls_left", 0))

@@ -390,6 +390,19 @@ def test_a_press_in_the_instant_a_roll_closed_the_menu_is_dropped_not_taken_by_t
     assert s.need.kind == "reroll"
 
 
+def test_the_declare_screen_says_whose_category_it_is_in_its_prompt(rig):
+    """The category buttons take the standings' place, and a message across the top hides the
+    header's name (the store cannot save, a camera fault): the prompt itself names the player."""
+    start(rig, "yacht", ["Ann", "Bo"])
+    s = rig.app.session
+    rig.throw(6, 6, 5, 5, 3)  # the order: the highest total starts
+    rig.throw(1, 1, 2, 2, 3)
+    rig.throw(6, 6, 5, 5, 3)
+    assert s.need.kind == "declare"
+    view = rig.app.view()
+    assert not view.camera and s.need.player in view.prompt
+
+
 def a_whole_game_of_yacht_by_keys_and_touch(rig) -> None:
     """Ann alone plays 12 rounds, declaring by keypad, stopping by touch; the last tap leaves the
     winner screen under its announcement."""
