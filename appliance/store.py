@@ -310,6 +310,9 @@ class Store:
             except sqlite3.Error as exc:  # e.g. the disk is full
                 db.close()
                 raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
+            for part in (path, *_sidecars(path)):  # made by root (``sudo dicetable teach``): the kiosk's
+                if part.exists():
+                    _owned_as_directory(part, state_dir)
         notice = None
         if problem:
             # The file's new name is for the staff: the journal has it (``moved_to``).

@@ -436,6 +436,18 @@ def test_the_lock_root_takes_in_the_services_directory_belongs_to_the_directorys
     assert (state / "kiosk.lock").stat().st_uid == 4321 and (state / "kiosk.lock").stat().st_gid == 4321
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root makes files another user must open")
+def test_the_store_root_makes_in_the_services_directory_belongs_to_the_directorys_owner(tmp_path):
+    """``sudo dicetable teach`` before the kiosk's first start: the kiosk, as the service's user,
+    must be able to write the store it finds."""
+    state = tmp_path / "state"
+    state.mkdir()
+    os.chown(state, 4321, 4321)  # the service's user
+    with Store.open(state):
+        made = [p for p in state.iterdir() if p.name.startswith("dicetable.sqlite3")]
+        assert made and all((p.stat().st_uid, p.stat().st_gid) == (4321, 4321) for p in made)
+
+
 def test_a_full_disk_leaves_the_state_directory_held_with_its_holder_unknown(tmp_path, monkeypatch):
     """The pid cannot be written (ENOSPC): the lock still guards the directory, and nothing raises,
     now or when it is let go (a kiosk started on a full SD card plays without saving)."""
