@@ -520,8 +520,10 @@ class Store:
             rows.append((crops, [int(v) for v in values], score))
         ids = []
         with _transaction(self.db):
-            self.db.executemany("DELETE FROM examples WHERE throw = ?", [(int(t),) for t in replacing])
+            # Before the replaced throws go: a new throw never takes a kept one's id, so a fit stamped
+            # with the newest id (``appliance.teaching``) is stale once its values are replaced.
             (last,) = self.db.execute("SELECT COALESCE(MAX(throw), 0) FROM examples").fetchone()
+            self.db.executemany("DELETE FROM examples WHERE throw = ?", [(int(t),) for t in replacing])
             for n, (crops, values, score) in enumerate(rows, start=last + 1):
                 self.db.executemany("INSERT INTO examples (throw, value, crop, source, added, score) "
                                     "VALUES (?, ?, ?, ?, ?, ?)",

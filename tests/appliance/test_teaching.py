@@ -85,3 +85,16 @@ def test_a_read_only_store_with_a_stale_fit_fits_in_memory_and_writes_nothing(st
     with Store.open_read_only(tmp_path) as read_only:
         assert "too few taught throws" in teaching.adaptation(read_only)[1]
     assert store.setting("adaptation") is None
+
+
+def test_a_throw_taught_again_with_other_values_makes_the_saved_fit_stale(store):
+    # Its new values replace the newest throw's, crop for crop: a pulled plug before the new fit is
+    # saved must not leave the fit of the wrong values looking current.
+    image, reading = frame()
+    teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
+    teaching.refit(store)
+    saved = json.loads(store.setting("adaptation"))
+    store.save_settings({"adaptation": json.dumps({**saved, "reason": "fitted on the wrong values"})})
+    crops, labels, throws, scores = store.examples()
+    store.add_throws([(crops, labels[::-1], scores)], "teach", replacing=[int(throws[0])])
+    assert teaching.adaptation(store)[1] != "fitted on the wrong values"
