@@ -104,6 +104,8 @@ def _write(args: argparse.Namespace, throws) -> int:
                       "the shipped model reads")
                 return 0
             return _keep(store, throws, args)
+    except BrokenPipeError:  # the reader of our output stopped (`| head -1`): the store is not at fault
+        raise
     except STORE_ERRORS as exc:  # locked by the kiosk, a full disk, a read-only mount
         print(f"{NAME}: the store in {args.state} cannot be written ({getattr(exc, 'strerror', None) or exc}); "
               "nothing was changed", file=sys.stderr)

@@ -501,3 +501,25 @@ def test_a_photo_given_twice_with_values_the_table_reads_otherwise_is_said_once(
     assert main(["teach", *args, "--state", str(state)]) == 0
     out = capsys.readouterr().out
     assert out.count("the table reads") == 1 and f"the same throw as {photos[0]} above" in out
+
+
+def test_a_reader_of_its_output_that_stops_early_does_not_make_a_kept_throw_look_refused(
+        taught, tmp_path, capsys, monkeypatch):
+    # `dicetable teach ... | head -1`: the throw is kept; the closed pipe is the reader's, not the
+    # store's, and is not said as "nothing was changed".
+    import builtins
+
+    new = _render(tmp_path, [THROWS[0]], 520)[0]
+    (throws, _crops, _last), _saved = kept(taught)
+    printed = []
+
+    def closing_after_one_line(*args, **kwargs):
+        if kwargs.get("file") is None and printed:
+            raise BrokenPipeError(32, "Broken pipe")
+        printed.append(args)
+
+    monkeypatch.setattr(builtins, "print", closing_after_one_line)
+    code = main(["teach", str(new), "--values", "3 4 5", "--state", str(taught)])
+    monkeypatch.undo()
+    assert code == 0 and "nothing was changed" not in capsys.readouterr().err
+    assert kept(taught)[0][0] == throws + 1
