@@ -235,6 +235,8 @@ def _buttons(key: str, value: Any) -> dict[str, int]:
 def _absolute_path(key: str, value: Any) -> Path:
     if not isinstance(value, str) or not value or not Path(value).is_absolute():
         raise ConfigError(key, f"must be an absolute path, got {_shown(value)}")
+    if "\0" in value:  # TOML allows "\u0000"; no file system does
+        raise ConfigError(key, f"a path cannot hold a NUL character, got {_shown(value)}")
     return Path(value)
 
 
