@@ -13,6 +13,7 @@ Either runtime runs on one thread: the kiosk, the camera and the voice share the
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -56,6 +57,10 @@ class Network:
     def __init__(self, path: str | Path, runtime: str | None = None):
         self.path = Path(path)
         self.runtime = runtime or chosen()
+        # cv2.dnn keeps the input and the layers' buffers in the net: two threads running it at once
+        # (the kiosk's camera reading while the UI thread keeps a taught throw) would run each
+        # other's input or fail. onnxruntime's session is safe to share; one lock costs nothing here.
+        self._lock = threading.Lock()
         if self.runtime not in available():
             raise ValueError(f"runtime {self.runtime!r} is not installed here (have: {', '.join(available())})")
         if not self.path.is_file():
@@ -76,9 +81,11 @@ class Network:
 
     def run(self, x: np.ndarray, outputs: Sequence[str] | None = None) -> list[np.ndarray]:
         """The network's outputs (float32 arrays, in the order of ``outputs``; default: all of
-        ``self.outputs``) for the input ``x``: (N, C, H, W) float32."""
+        ``self.outputs``) for the input ``x``: (N, C, H, W) float32. Safe to call from several
+        threads (one run at a time)."""
         names = list(outputs or self.outputs)
         if self.runtime == "opencv":
-            self._net.setInput(x)
-            return list(self._net.forward(names))
+            with self._lock:
+                self._net.setInput(x)
+                return list(self._net.forward(names))
         return self._net.run(names, {self._input: np.ascontiguousarray(x, np.float32)})

@@ -81,3 +81,30 @@ def test_both_runtimes_read_the_fixture_frames_alike(both):
 
 def test_the_shipped_networks_load_with_the_chosen_runtime():
     assert DieFinder().net.runtime == FaceReader().net.runtime == runtime.chosen()
+
+
+def test_one_network_run_from_two_threads_gives_each_the_outputs_of_its_own_input():
+    # The kiosk's camera thread reads while the UI thread keeps a taught throw's crops or fits the
+    # table's dice with the same loaded face reader: an input set by one must not be run for the other.
+    import threading
+
+    net = Network(MODELS / "face.onnx", "opencv")
+    rng = np.random.default_rng(0)
+    inputs = [rng.normal(size=(n, 3, CROP, CROP)).astype(np.float32) for n in (16, 8)]
+    expected = [net.run(x)[0] for x in inputs]
+    wrong = []
+
+    def hammer(k: int) -> None:
+        for _ in range(300):
+            try:
+                if not np.allclose(net.run(inputs[k])[0], expected[k], atol=1e-4):
+                    wrong.append(k)
+            except cv2.error as exc:  # the other thread's input of another shape, mid-run
+                wrong.append(str(exc))
+
+    threads = [threading.Thread(target=hammer, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong
