@@ -37,25 +37,51 @@ def _face_model() -> str:
     return model_id(MODELS / "face.onnx", MODELS / "gate.json")
 
 
-def _fit_kept(store, models=None):
-    """The ``vision.adapt.Fitted`` of every crop the store keeps, and what it was fitted on."""
-    from vision.adapt import Examples, fit
+class Kept(NamedTuple):
+    """Every crop the store keeps (``vision.adapt.Examples``) and the stamp a fit of them is saved
+    with: what makes a saved fit current (``adaptation``)."""
+
+    examples: object
+    stamp: dict
+
+
+def kept(store) -> Kept:
+    """What the store keeps to fit on, read now (in the store's thread)."""
+    from vision.adapt import Examples
 
     crops, labels, throws, scores = store.examples()
     stamp = {"face_model": _face_model(), "last_throw": int(throws.max()) if len(throws) else 0,
              "crops": int(len(labels))}
+    return Kept(Examples(crops, labels, throws, scores), stamp)
+
+
+def fit_kept(what: Kept, models=None):
+    """The ``vision.adapt.Fitted`` of ``what`` (``kept``). Touches no store: safe in a thread of its
+    own (a full store's fit takes seconds, the kiosk's screen does not wait for it)."""
+    from vision.adapt import fit
+
     models = models or _models()
-    fitted = fit(models.faces, Examples(crops, labels, throws, scores), face_model=stamp["face_model"],
-                 gate=models.gate)
-    return fitted, stamp
+    return fit(models.faces, what.examples, face_model=what.stamp["face_model"], gate=models.gate)
+
+
+def save_fit(store, fitted, what: Kept) -> None:
+    """Save ``fitted`` (or that there is none, and why), fitted on ``what``, in one commit."""
+    log.info("the table's dice: %s", fitted.reason)  # (``adaptation``'s callers say theirs)
+    _save(store, fitted, what.stamp)
+
+
+def _fit_kept(store, models=None):
+    """The ``vision.adapt.Fitted`` of every crop the store keeps, and what it was fitted on."""
+    what = kept(store)
+    return fit_kept(what, models), what.stamp
 
 
 def refit(store, models=None):
     """Fit the adaptation on every crop the store keeps and save it (or that there is none, and
     why) in one commit. Returns the ``vision.adapt.Fitted``."""
-    fitted, stamp = _fit_kept(store, models)
-    log.info("the table's dice: %s", fitted.reason)  # (``adaptation``'s callers say theirs)
-    _save(store, fitted, stamp)
+    what = kept(store)
+    fitted = fit_kept(what, models)
+    save_fit(store, fitted, what)
     return fitted
 
 

@@ -14,7 +14,8 @@ over the config: ``appliance.guided``.
 4. **Your dice**: the players throw their own dice; each settled throw is shown and confirmed,
    corrected on the hand entry (``HandScreen``) or thrown again; kept as taught dice
    (``appliance.teaching.keep_throw``). After TEACH_THROWS (or "Finish", from
-   ``vision.adapt.MIN_THROWS``) the adaptation is fitted again and the screen says in words whether
+   ``vision.adapt.MIN_THROWS``) the adaptation is fitted again (in a thread of its own: the screen
+   keeps drawing) and the screen says in words whether
    the table reads with it; "Teach more throws" asks for TEACH_THROWS more. A table without a store
    says at once that it cannot learn (nothing taught could be kept).
 
@@ -90,7 +91,8 @@ class GuidedScreen(Screen):
         self._future, self._until = None, 0.0
         self.taken = False
         self.pending = None
-        self.fitting, self.decision = "", ""
+        self.fitting, self.decision = "", ""  # fitting: "" | "asked" | "learning" (``_fit_job`` runs)
+        self._fit_job = None  # (``teaching.Kept``, its fit's Future)
         self.contradicted = False  # the taught values contradict sure readings: "Forget these dice" offered
         self.kept_light = self.kept_reference = False  # an earlier setup's, in force (the step's "Now:" line)
 
@@ -456,11 +458,41 @@ class GuidedScreen(Screen):
             self.progress.goal = self.taught() + guided.TEACH_THROWS
             self._save(moving=True)
 
-    def _fit(self) -> None:
+    def _start_fit(self) -> None:
+        """The table learns in a thread of its own: a full store's fit takes seconds, and the screen
+        (and the service's watchdog, told by the frame loop) must not wait for it. The store is read
+        and written here, in the UI thread; the fit itself touches no store."""
+        import threading
+        from concurrent.futures import Future
+
         from appliance import teaching
 
         try:
-            fitted = teaching.refit(self.app.store)
+            what = teaching.kept(self.app.store)
+        except Exception:
+            log.exception("guided setup: the taught dice could not be read")
+            self.fitting, self.decision = "", guided_view.not_learned()
+            return
+        future: Future = Future()
+
+        def run() -> None:
+            future.set_running_or_notify_cancel()
+            try:
+                future.set_result(teaching.fit_kept(what))
+            except Exception as exc:  # said on the screen, in the UI thread
+                future.set_exception(exc)
+
+        threading.Thread(target=run, name="guided-fit", daemon=True).start()
+        self.fitting, self._fit_job = "learning", (what, future)
+
+    def _fitted(self) -> None:
+        from appliance import teaching
+
+        what, future = self._fit_job
+        self._fit_job = None
+        try:
+            fitted = future.result()
+            teaching.save_fit(self.app.store, fitted, what)
         except Exception:
             log.exception("guided setup: the adaptation could not be fitted")
             self.fitting, self.decision = "", guided_view.not_learned()
@@ -482,9 +514,9 @@ class GuidedScreen(Screen):
         if self.light in ("auto", "settling", "locking"):
             self._light_tick(self.app.clock())
         if self.fitting == "asked":
-            self.fitting = "shown"  # drawn once, saying so, before the fit holds the screen
-        elif self.fitting == "shown":
-            self._fit()
+            self._start_fit()
+        elif self.fitting == "learning" and self._fit_job[1].done():
+            self._fitted()
 
     # -- the camera and the store -------------------------------------------------------------------
 

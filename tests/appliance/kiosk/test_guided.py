@@ -31,6 +31,17 @@ def settle_light(app) -> None:
     app.tick()
 
 
+def learn(app) -> None:
+    """Frames go on while the table learns in its own thread, until it has (or 30 s have passed)."""
+    import time
+
+    deadline = time.monotonic() + 30
+    app.tick()
+    while app.guided.fitting and time.monotonic() < deadline:
+        time.sleep(0.01)
+        app.tick()
+
+
 def teach(app, camera, values, seed=0) -> None:
     app.on_reading(camera.throw(values, seed=seed))
 
@@ -75,7 +86,7 @@ def test_the_steps_come_in_order_and_each_is_kept_as_it_is_confirmed(guided_tabl
         assert app.view().dice == [5, 4, 3, 2, 1] and "5 4 3 2 1" in app.view().prompt  # the faces as said
         app.choose("right")
     assert app.guided.fitting  # six throws: the table learns, saying so first
-    app.tick(), app.tick()
+    learn(app)
     assert store.count_examples()[0] == guided.TEACH_THROWS and "Checked on your throws" in app.view().prompt
     app.choose("done")
     saved = guided.progress(store)
@@ -178,7 +189,7 @@ def test_finish_before_the_throws_learning_needs_says_so_and_changes_nothing(gui
     teach_right(app, camera, MIN_THROWS - 1, first_seed=1)
     assert ids(app) == before  # enough now: the same buttons under the same digits
     app.choose("finish")
-    app.tick(), app.tick()
+    learn(app)
     assert "Checked on your throws" in app.view().prompt and ids(app)[:2] == ["done", "more"]
 
 
@@ -195,7 +206,7 @@ def test_teach_more_after_learning_asks_for_as_many_throws_again_and_learns_agai
     app, camera, store = guided_table
     to_teach(app)
     teach_right(app, camera)
-    app.tick(), app.tick()
+    learn(app)
     app.choose("more")
     assert not app.guided.decision and app.camera_dice == 5
     app.choose("finish")  # nothing new yet: said, and the same fit is not made again
@@ -205,7 +216,7 @@ def test_teach_more_after_learning_asks_for_as_many_throws_again_and_learns_agai
         assert not app.guided.fitting
         teach(app, camera, (1, 2, 3, 4, 5), seed=10 + k)
         app.choose("right")
-    app.tick(), app.tick()
+    learn(app)
     assert store.count_examples()[2] == 2 * guided.TEACH_THROWS and "Checked on your throws" in app.view().prompt
 
 
@@ -652,7 +663,7 @@ def test_teach_more_keeps_its_goal_over_a_pulled_plug_and_a_step_back(tmp_path, 
         app = App(store=store, camera=camera)
         to_teach(app)
         teach_right(app, camera)
-        app.tick(), app.tick()
+        learn(app)
         app.choose("more")
         teach_right(app, camera, 2, first_seed=10)
         app.choose("previous")
@@ -672,7 +683,7 @@ def test_esc_while_the_table_learns_waits_for_it_to_learn(guided_table):
     teach_right(app, camera)
     app.back()  # the frame after the sixth "Right", before the fit
     assert app.screen == "guided" and app.guided.fitting
-    app.tick(), app.tick()
+    learn(app)
     assert "Checked on your throws" in app.view().prompt and guided.progress(store).results["teach"] == "taught"
 
 
@@ -761,3 +772,28 @@ def test_a_covered_lens_or_a_tiny_frame_is_not_taken_as_the_empty_tray(guided_ta
     camera.frame = frame
     app.choose("picture")
     assert why in app.guided.notice and store.image(guided.REFERENCE) is None and not app.guided.taken
+
+
+def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table, monkeypatch):
+    # A full store's fit takes seconds (more on a Pi): frames, and the service's watchdog, go on.
+    import threading
+
+    from appliance import teaching
+
+    app, camera, store = guided_table
+    fit_kept, release = teaching.fit_kept, threading.Event()
+
+    def slow(what, models=None):
+        assert release.wait(30)
+        return fit_kept(what, models)
+
+    monkeypatch.setattr(teaching, "fit_kept", slow)
+    to_teach(app)
+    teach_right(app, camera)
+    for _ in range(5):
+        app.tick()  # returns at once: the fit waits
+    assert app.guided.fitting and "learns your dice" in app.view().prompt
+    assert "teach" not in guided.progress(store).results
+    release.set()
+    learn(app)
+    assert "Checked on your throws" in app.view().prompt and guided.progress(store).results["teach"] == "taught"

@@ -88,8 +88,10 @@ def walk(state_dir: Path) -> int:
                 app.choose("next")
             elif g.decision:
                 app.choose("done")
-            elif g.fitting:
-                app.tick()
+            elif g.fitting:  # the table learns in its own thread: frames go on until it has
+                while g.fitting:
+                    time.sleep(0.01)
+                    app.tick()
             else:
                 k = g.taught()
                 app.on_reading(camera.throw(THROWS[k % len(THROWS)], seed=k))
