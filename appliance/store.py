@@ -62,7 +62,8 @@ damaged, empty or foreign file never raises: it is renamed ``dicetable.sqlite3.b
 
 One kiosk to a state directory: ``claim(state_dir)`` holds it for this process (a lock the kernel
 drops when the process ends, a pulled plug or kill -9 included) or raises ``StateBusy``; two tables
-writing one game log would mix their throws, and the game would not replay.
+writing one game log would mix their throws, and the game would not replay. A directory it could
+write in but whose lock it cannot open raises ``StoreError``: unguarded, it is not written.
 
 Reading only: ``Store.open_read_only`` (``dicetable read/watch --state``, the kiosk's settings when it
 cannot write), ``read_log`` (``dicetable replay``) and ``read_evening`` (``dicetable summary``) never
@@ -177,12 +178,18 @@ def claim(state_dir: str | Path):
     """Hold ``state_dir`` for this process alone, until the returned file is closed or the process
     ends; the lock file there holds this process's id. Returns None when the directory cannot be
     written (the kiosk then plays without saving: there is nothing to guard). Raises StateBusy when
-    another process holds it."""
+    another process holds it, StoreError when the directory could be written but its lock cannot be
+    opened (a folder of that name, a lock another user owns): nothing would keep a second kiosk or a
+    teach from writing beside this one, so this one does not write either."""
     directory = Path(state_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         held = open(directory / LOCKNAME, "a+", encoding="ascii")
-    except OSError:
+    except OSError as exc:
+        if directory.is_dir() and os.access(directory, os.W_OK | os.X_OK):
+            raise StoreError(exc.errno, f"the lock {directory / LOCKNAME} cannot be opened ({exc.strerror}): "
+                                        "nothing would keep another kiosk or a teach from writing beside "
+                                        "this one") from None
         return None
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)

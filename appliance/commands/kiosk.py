@@ -69,13 +69,14 @@ class Appliance:
         self.windowed = windowed
         self.log = __import__("logging").getLogger("appliance.kiosk")
         self.kept = None  # the store opened read-only when it cannot be written (see ``_store``)
+        self.unguarded = None  # the StoreError of a state directory whose lock cannot be opened (``run``)
 
     def run(self) -> int:
         """The appliance until SIGTERM or the window closes; returns the exit status."""
         import signal
 
         from appliance.inputs import Command, CommandQueue
-        from appliance.store import StateBusy, claim
+        from appliance.store import StateBusy, StoreError, claim
 
         # The stop signal first: a SIGTERM while the kiosk starts up (a slow, busy Pi) is a clean
         # stop at the first frame, not the default death with status -15.
@@ -89,6 +90,8 @@ class Appliance:
         except StateBusy as exc:
             return self.service.fail(f"dicetable kiosk: another kiosk or a dicetable teach (pid {exc.pid or 'unknown'}) holds "
                                      f"{self.cfg.state_dir}: stop it first", EXIT_BUSY)
+        except StoreError as exc:  # a lock it cannot open: the table plays, unsaved (``_store``)
+            held, self.unguarded = None, exc
         try:
             return self._run(commands)
         finally:
@@ -143,6 +146,8 @@ class Appliance:
         cfg = self.cfg
         i18n.set_language(cfg.language)  # the store's notice of a damaged file is worded in it
         try:
+            if self.unguarded is not None:
+                raise self.unguarded
             store = Store.open(cfg.state_dir)
         except StoreError as exc:  # the table plays unsaved: a restart would not make it writable
             store = None

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
         print(f"{NAME}: {exc}; nothing was taught", file=sys.stderr)
         return 2
-    from appliance.store import StateBusy, claim
+    from appliance.store import StateBusy, StoreError, claim
 
     try:  # the kiosk's lock: a kiosk playing there reads with what it was taught when it started
         held = claim(args.state)
@@ -80,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{NAME}: the kiosk or another teach (pid {exc.pid or 'unknown'}) holds {args.state}: teach the kiosk "
               "from its menu (Set up the table), or stop it first (sudo systemctl stop dicetable); nothing was changed",
               file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"{NAME}: {exc.strerror}; nothing was changed", file=sys.stderr)
         return 2
     try:
         return _write(args, throws)

@@ -238,6 +238,15 @@ def test_the_boot_service_on_a_saved_games_file_it_cannot_write_runs_instead_of_
     assert "the table plays without saving" in out
 
 
+def test_a_state_directory_whose_lock_cannot_be_opened_is_played_on_unsaved_not_written_unguarded(tmp_path):
+    state = tmp_path / "state"
+    (state / "kiosk.lock").mkdir(parents=True)  # nothing could keep a second kiosk out
+    status, out = _kiosk_until(tmp_path, "synthetic", lambda: True, settle_s=3.0)
+    assert status == 0 and "Traceback" not in out, out
+    assert "kiosk.lock cannot be opened" in out and "the table plays without saving" in out
+    assert not (state / "dicetable.sqlite3").exists()
+
+
 def test_a_folder_of_photos_as_the_camera_shows_them_as_the_game_waits_for_throws(tmp_path):
     """Each image was one frame, played from the start: no throw ever settled (appliance.folder_table)."""
     import cv2

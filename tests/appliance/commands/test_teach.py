@@ -523,3 +523,14 @@ def test_a_reader_of_its_output_that_stops_early_does_not_make_a_kept_throw_look
     monkeypatch.undo()
     assert code == 0 and "nothing was changed" not in capsys.readouterr().err
     assert kept(taught)[0][0] == throws + 1
+
+
+def test_teaching_where_the_kiosks_lock_cannot_be_opened_is_refused_and_changes_nothing(photos, taught, capsys):
+    # Unguarded, a teach could write beside a kiosk playing there.
+    before = kept(taught)
+    (taught / "kiosk.lock").unlink()
+    (taught / "kiosk.lock").mkdir()
+    assert main(["teach", *teach_args(photos[:1], THROWS[:1]), "--state", str(taught)]) == 2
+    assert "kiosk.lock cannot be opened" in capsys.readouterr().err
+    (taught / "kiosk.lock").rmdir()
+    assert kept(taught) == before

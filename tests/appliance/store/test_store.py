@@ -448,6 +448,13 @@ def test_the_store_root_makes_in_the_services_directory_belongs_to_the_directory
         assert made and all((p.stat().st_uid, p.stat().st_gid) == (4321, 4321) for p in made)
 
 
+def test_a_writable_state_directory_whose_lock_cannot_be_opened_is_not_claimed_as_unwritable(tmp_path):
+    state = tmp_path / "state"
+    (state / "kiosk.lock").mkdir(parents=True)
+    with pytest.raises(StoreError, match="kiosk.lock cannot be opened"):
+        claim(state)
+
+
 def test_a_full_disk_leaves_the_state_directory_held_with_its_holder_unknown(tmp_path, monkeypatch):
     """The pid cannot be written (ENOSPC): the lock still guards the directory, and nothing raises,
     now or when it is let go (a kiosk started on a full SD card plays without saving)."""
