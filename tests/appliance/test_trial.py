@@ -4,6 +4,8 @@ detector and dice reader read its frames; time is the synthetic table's virtual 
 
 from __future__ import annotations
 
+import time
+
 from appliance.inputs import Command, CommandQueue
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.camera import CameraPipeline
@@ -308,7 +310,9 @@ def test_the_trial_table_clears_its_tray_for_the_guided_setup_and_throws_the_dic
                 frames(1)
             assert app.guided.pending is not None and app.guided.pending[1].ok
             app.choose("right")
-        frames(2)
+        deadline = time.monotonic() + 30
+        while not app.guided.decision and time.monotonic() < deadline:  # it learns in its own thread
+            frames(1)
         assert app.guided.decision and store.count_examples()[0] == guided.TEACH_THROWS
         throws = [a for a in source.actions if a.kind == "throw"][1:]
         assert len(throws) >= guided.TEACH_THROWS and all(len(a.values) == 5 for a in throws)
