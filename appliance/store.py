@@ -189,7 +189,7 @@ def claim(state_dir: str | Path):
         if directory.is_dir() and os.access(directory, os.W_OK | os.X_OK):
             raise StoreError(exc.errno, f"the lock {directory / LOCKNAME} cannot be opened ({exc.strerror}): "
                                         "nothing would keep another kiosk or a teach from writing beside "
-                                        "this one") from None
+                                        "this one (remove it, or give it to this user)") from None
         return None
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
