@@ -55,6 +55,13 @@ def kept(store) -> Kept:
     return Kept(Examples(crops, labels, throws, scores), stamp)
 
 
+def current(store, stamp: dict) -> bool:
+    """Whether a fit stamped ``stamp`` (``Kept.stamp``) is of the crops the store keeps now, on the
+    face model shipped now."""
+    _throws, crops, last = store.count_examples()
+    return stamp.get("face_model") == _face_model() and stamp.get("last_throw") == last and stamp.get("crops") == crops
+
+
 def fit_kept(what: Kept, models=None):
     """The ``vision.adapt.Fitted`` of ``what`` (``kept``). Touches no store: safe in a thread of its
     own (a full store's fit takes seconds, the kiosk's screen does not wait for it)."""
@@ -149,11 +156,9 @@ def adaptation(store, models=None):
     from vision.adapt import Adaptation
 
     saved = _saved(store)
-    _throws, crops, last = store.count_examples()
-    if crops == 0:
+    if store.count_examples()[1] == 0:
         return None, "no dice taught at this table: the shipped model reads"
-    if saved and saved.get("face_model") == _face_model() and saved.get("last_throw") == last \
-            and saved.get("crops") == crops:
+    if saved and current(store, saved):
         try:
             heads = saved.get("heads")
             return (None if heads is None else Adaptation.from_json(heads)), str(saved.get("reason", ""))

@@ -492,6 +492,11 @@ class GuidedScreen(Screen):
         self._fit_job = None
         try:
             fitted = future.result()
+            if not teaching.current(self.app.store, what.stamp):  # dice taught or forgotten meanwhile
+                from vision.adapt import MIN_THROWS
+
+                self.fitting = "asked" if self.taught() >= MIN_THROWS else ""  # learned again from them
+                return
             teaching.save_fit(self.app.store, fitted, what)
         except Exception:
             log.exception("guided setup: the adaptation could not be fitted")

@@ -797,3 +797,28 @@ def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table
     release.set()
     learn(app)
     assert "Checked on your throws" in app.view().prompt and guided.progress(store).results["teach"] == "taught"
+
+
+def test_dice_forgotten_while_the_table_learns_are_not_read_with_after(guided_table, monkeypatch):
+    # The menu's "forget these dice" while the fit runs in its thread: its heads are of dice gone.
+    import threading
+
+    from appliance import teaching
+
+    app, camera, store = guided_table
+    fit_kept, release, used = teaching.fit_kept, threading.Event(), []
+    app.hooks.adapted = used.append
+
+    def slow(what, models=None):
+        assert release.wait(30)
+        return fit_kept(what, models)
+
+    monkeypatch.setattr(teaching, "fit_kept", slow)
+    to_teach(app)
+    teach_right(app, camera)
+    app.tick()
+    app.forget_dice()
+    release.set()
+    learn(app)
+    assert used == [] and store.setting("adaptation") is None and not app.guided.decision
+    assert store.count_examples() == (0, 0, 0) and "teach" not in guided.progress(store).results
