@@ -187,7 +187,7 @@ def check_state(state_dir: Path) -> str:
     """The state directory exists and this user can write and fsync a file in it; the saved-games
     file, if any, is read-only checked (unreadable or damaged: a warning, the kiosk moves it aside). Never creates or moves the store (that is the kiosk's job,
     and a selftest run as root must not leave root-owned files behind)."""
-    from appliance.store import APPLICATION_ID, FILENAME
+    from appliance.store import APPLICATION_ID, FILENAME, LOCKNAME
 
     if state_dir.exists() and not state_dir.is_dir():
         raise Failed(f"{state_dir} is a file, not a directory (state_dir in the config names the directory "
@@ -205,6 +205,14 @@ def check_state(state_dir: Path) -> str:
     free_mb = shutil.disk_usage(state_dir).free / 1e6
     if free_mb < MIN_FREE_MB:
         raise Failed(f"{state_dir}: only {free_mb:.0f} MB free")
+    lock = state_dir / LOCKNAME
+    if lock.exists() or lock.is_symlink():
+        try:
+            with open(lock, "a"):  # as the kiosk opens it (``appliance.store.claim``), nothing written
+                pass
+        except OSError as exc:
+            raise Failed(f"{state_dir} writable, but its lock {lock.name} cannot be opened by this user "
+                         f"({exc.strerror}): the kiosk plays without saving (sudo rm -r {lock})") from None
     store = state_dir / FILENAME
     if not store.exists():
         return f"{state_dir} writable, {free_mb:.0f} MB free, no saved games yet"

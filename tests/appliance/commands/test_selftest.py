@@ -121,6 +121,12 @@ def test_a_state_directory_that_is_a_file_is_said_to_be_one(conf, capsys):
     assert code == 1 and "is a file, not a directory" in parts["state"][1]
 
 
+def test_a_lock_the_kiosk_cannot_open_fails_as_a_table_that_plays_unsaved(conf, capsys):
+    (conf.state / "kiosk.lock").mkdir()
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
+    assert code == 1 and parts["state"][0] == "FAIL" and "kiosk plays without saving" in parts["state"][1]
+
+
 def test_saved_games_are_counted_and_a_damaged_file_is_reported_not_touched(conf, capsys):
     path = conf()
     with Store.open(conf.state) as store:
