@@ -498,15 +498,16 @@ class GuidedScreen(Screen):
                 self.fitting = "asked" if self.taught() >= MIN_THROWS else ""  # learned again from them
                 return
             teaching.save_fit(self.app.store, fitted, what)
-        except Exception:
+            if self.app.hooks.adapted is not None:
+                self.app.hooks.adapted(fitted.adaptation)
+            decision = guided_view.decision(fitted, self.taught())
+        except Exception:  # said, and the step goes on: never a screen stuck learning
             log.exception("guided setup: the adaptation could not be fitted")
             self.fitting, self.decision = "", guided_view.not_learned()
             return
-        if self.app.hooks.adapted is not None:
-            self.app.hooks.adapted(fitted.adaptation)
         self.progress.results["teach"] = "taught"
         self._save(moving=True)
-        self.fitting, self.decision = "", guided_view.decision(fitted, self.taught())
+        self.fitting, self.decision = "", decision
         self.contradicted = bool(fitted.contradicted[0])
 
     # -- every frame --------------------------------------------------------------------------------

@@ -822,3 +822,17 @@ def test_dice_forgotten_while_the_table_learns_are_not_read_with_after(guided_ta
     learn(app)
     assert used == [] and store.setting("adaptation") is None and not app.guided.decision
     assert store.count_examples() == (0, 0, 0) and "teach" not in guided.progress(store).results
+
+
+def test_a_fault_after_the_fit_is_said_and_the_step_goes_on(guided_table):
+    app, camera, store = guided_table
+
+    def broken(_adaptation):
+        raise RuntimeError("the reader refused it")
+
+    app.hooks.adapted = broken
+    to_teach(app)
+    teach_right(app, camera)
+    learn(app)
+    app.tick()
+    assert not app.guided.fitting and app.guided.decision and ids(app)[:2] == ["done", "more"]
