@@ -774,13 +774,13 @@ def test_a_covered_lens_or_a_tiny_frame_is_not_taken_as_the_empty_tray(guided_ta
     assert why in app.guided.notice and store.image(guided.REFERENCE) is None and not app.guided.taken
 
 
-def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table, monkeypatch):
-    # A full store's fit takes seconds (more on a Pi): frames, and the service's watchdog, go on.
+@pytest.fixture
+def slow_fit(monkeypatch):
+    """The table's fit waits, in its thread, until the returned event is set."""
     import threading
 
     from appliance import teaching
 
-    app, camera, store = guided_table
     fit_kept, release = teaching.fit_kept, threading.Event()
 
     def slow(what, models=None):
@@ -788,6 +788,13 @@ def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table
         return fit_kept(what, models)
 
     monkeypatch.setattr(teaching, "fit_kept", slow)
+    return release
+
+
+def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table, slow_fit):
+    # A full store's fit takes seconds (more on a Pi): frames, and the service's watchdog, go on.
+    app, camera, store = guided_table
+    release = slow_fit
     to_teach(app)
     teach_right(app, camera)
     for _ in range(5):
@@ -799,21 +806,11 @@ def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table
     assert "Checked on your throws" in app.view().prompt and guided.progress(store).results["teach"] == "taught"
 
 
-def test_dice_forgotten_while_the_table_learns_are_not_read_with_after(guided_table, monkeypatch):
+def test_dice_forgotten_while_the_table_learns_are_not_read_with_after(guided_table, slow_fit):
     # The menu's "forget these dice" while the fit runs in its thread: its heads are of dice gone.
-    import threading
-
-    from appliance import teaching
-
     app, camera, store = guided_table
-    fit_kept, release, used = teaching.fit_kept, threading.Event(), []
+    release, used = slow_fit, []
     app.hooks.adapted = used.append
-
-    def slow(what, models=None):
-        assert release.wait(30)
-        return fit_kept(what, models)
-
-    monkeypatch.setattr(teaching, "fit_kept", slow)
     to_teach(app)
     teach_right(app, camera)
     app.tick()
