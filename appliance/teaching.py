@@ -77,12 +77,6 @@ def save_fit(store, fitted, what: Kept) -> None:
     _save(store, fitted, what.stamp)
 
 
-def _fit_kept(store, models=None):
-    """The ``vision.adapt.Fitted`` of every crop the store keeps, and what it was fitted on."""
-    what = kept(store)
-    return fit_kept(what, models), what.stamp
-
-
 def refit(store, models=None):
     """Fit the adaptation on every crop the store keeps and save it (or that there is none, and
     why) in one commit. Returns the ``vision.adapt.Fitted``."""
@@ -164,12 +158,13 @@ def adaptation(store, models=None):
             return (None if heads is None else Adaptation.from_json(heads)), str(saved.get("reason", ""))
         except ValueError:
             pass  # a damaged setting: fitted again below
-    fitted, stamp = _fit_kept(store, models)
+    what = kept(store)
+    fitted = fit_kept(what, models)
     if not store.read_only:
         from appliance.store import STORE_ERRORS
 
         try:
-            _save(store, fitted, stamp)
+            _save(store, fitted, what.stamp)
         except STORE_ERRORS as exc:  # a full disk: read with it all the same, fit again next time
             log.warning("the table's dice: the fit could not be saved (%s)", exc)
     return fitted.adaptation, fitted.reason

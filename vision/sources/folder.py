@@ -31,9 +31,9 @@ class ImageFolderSource:
     for a throw (``appliance.folder_table``), however long the reader takes to settle the last one.
     The folder is watched as it plays: images added, removed or replaced are taken as they are
     now (listed again when the folder changes, a file read again when it does). Raises
-    CameraMissing when the folder does not exist, cannot be read or holds no images (with ``wait``
-    when read, until it has them; without, at once too), and later as an unplugged camera until it
-    is back, EndOfFrames after the last image (or never with
+    CameraMissing when the folder does not exist, cannot be read or holds no images (at once without
+    ``wait``; with it, at each read until images are there), and later as an unplugged camera until
+    it is back; EndOfFrames after the last image (or never with
     ``loop``, unless no image can be read), SourceClosed after ``close()``.
     """
 
