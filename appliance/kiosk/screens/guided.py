@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 SETTLE_S = 2.0  # s the camera's auto exposure and white balance get to settle before they are locked
 ANSWER_S = 6.0  # s the camera has to answer a lock before the step says it got none
+# s a fit may take before the step gives it up: a full store's takes ~4 s here, some 20 s on a Pi 4
+FIT_TIMEOUT_S = 120.0
 
 
 def no_picture() -> str:
@@ -92,7 +94,7 @@ class GuidedScreen(Screen):
         self.taken = False
         self.pending = None
         self.fitting, self.decision = "", ""  # fitting: "" | "asked" | "learning" (``_fit_job`` runs)
-        self._fit_job = None  # (``teaching.Kept``, its fit's Future)
+        self._fit_job = None  # (``teaching.Kept``, its fit's Future, clock s it began)
         self.contradicted = False  # the taught values contradict sure readings: "Forget these dice" offered
         self.kept_light = self.kept_reference = False  # an earlier setup's, in force (the step's "Now:" line)
 
@@ -483,12 +485,12 @@ class GuidedScreen(Screen):
                 future.set_exception(exc)
 
         threading.Thread(target=run, name="guided-fit", daemon=True).start()
-        self.fitting, self._fit_job = "learning", (what, future)
+        self.fitting, self._fit_job = "learning", (what, future, self.app.clock())
 
     def _fitted(self) -> None:
         from appliance import teaching
 
-        what, future = self._fit_job
+        what, future, _started = self._fit_job
         self._fit_job = None
         try:
             fitted = future.result()
@@ -523,6 +525,10 @@ class GuidedScreen(Screen):
             self._start_fit()
         elif self.fitting == "learning" and self._fit_job[1].done():
             self._fitted()
+        elif self.fitting == "learning" and self.app.clock() - self._fit_job[2] > FIT_TIMEOUT_S:
+            # Given up, never waited on: a late result is dropped with its job, neither saved nor used.
+            log.error("guided setup: the adaptation took over %.0f s and was given up", FIT_TIMEOUT_S)
+            self.fitting, self.decision, self._fit_job = "", guided_view.not_learned(), None
 
     # -- the camera and the store -------------------------------------------------------------------
 

@@ -806,6 +806,28 @@ def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table
     assert "Checked on your throws" in app.view().prompt and guided.progress(store).results["teach"] == "taught"
 
 
+def test_a_fit_that_never_returns_is_given_up_and_the_step_goes_on(guided_table, slow_fit):
+    # A fit stuck in its thread (a hung BLAS call): after FIT_TIMEOUT_S the step says it could not
+    # learn and offers its choices again; the late fit, if it ever ends, is neither saved nor used.
+    from appliance.kiosk.screens.guided import FIT_TIMEOUT_S
+
+    app, camera, store = guided_table
+    release, used = slow_fit, []
+    app.hooks.adapted = used.append
+    to_teach(app)
+    teach_right(app, camera)
+    app.tick()
+    app.now[0] += FIT_TIMEOUT_S - 1
+    app.tick()
+    assert app.guided.fitting == "learning"
+    app.now[0] += 2
+    app.tick()
+    assert not app.guided.fitting and app.view().prompt == guided_view.not_learned()
+    release.set()
+    learn(app)
+    assert used == [] and store.setting("adaptation") is None
+
+
 def test_dice_forgotten_while_the_table_learns_are_not_read_with_after(guided_table, slow_fit):
     # The menu's "forget these dice" while the fit runs in its thread: its heads are of dice gone.
     app, camera, store = guided_table
