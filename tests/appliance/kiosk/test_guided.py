@@ -791,6 +791,18 @@ def slow_fit(monkeypatch):
     return release
 
 
+def learning(guided_table) -> list:
+    """The teach step's throws taught and its fit begun (waiting, with ``slow_fit``); returns the
+    list of adaptations the reader is given."""
+    app, camera, _store = guided_table
+    used = []
+    app.hooks.adapted = used.append
+    to_teach(app)
+    teach_right(app, camera)
+    app.tick()
+    return used
+
+
 def test_the_screen_keeps_drawing_while_the_table_learns_a_slow_fit(guided_table, slow_fit):
     # A full store's fit takes seconds (more on a Pi): frames, and the service's watchdog, go on.
     app, camera, store = guided_table
@@ -811,12 +823,8 @@ def test_a_fit_that_never_returns_is_given_up_and_the_step_goes_on(guided_table,
     # learn and offers its choices again; the late fit, if it ever ends, is neither saved nor used.
     from appliance.kiosk.screens.guided import FIT_TIMEOUT_S
 
-    app, camera, store = guided_table
-    release, used = slow_fit, []
-    app.hooks.adapted = used.append
-    to_teach(app)
-    teach_right(app, camera)
-    app.tick()
+    app, _camera, store = guided_table
+    release, used = slow_fit, learning(guided_table)
     app.now[0] += FIT_TIMEOUT_S - 1
     app.tick()
     assert app.guided.fitting == "learning"
@@ -830,12 +838,8 @@ def test_a_fit_that_never_returns_is_given_up_and_the_step_goes_on(guided_table,
 
 def test_dice_forgotten_while_the_table_learns_are_not_read_with_after(guided_table, slow_fit):
     # The menu's "forget these dice" while the fit runs in its thread: its heads are of dice gone.
-    app, camera, store = guided_table
-    release, used = slow_fit, []
-    app.hooks.adapted = used.append
-    to_teach(app)
-    teach_right(app, camera)
-    app.tick()
+    app, _camera, store = guided_table
+    release, used = slow_fit, learning(guided_table)
     app.forget_dice()
     release.set()
     learn(app)
