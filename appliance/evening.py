@@ -107,17 +107,21 @@ def yacht_totals(game: Played) -> dict[str, int]:
 
 def thrown(game: Played, number: int) -> list[Throw]:
     """The throws of one game in effect, from its ``rolled`` and ``revealed`` events. A Mäxle reveal
-    shows the dice the announcer (``by``) shook; a self-reveal the lifter's own."""
+    shows the dice of the last announcement's maker, who shook them (not ``by``, a blind passer
+    answering for them: RULES.md §1 ``blind_pass``); a self-reveal the lifter's own."""
     kind = str(game.setup.get("game", ""))
-    out = []
+    out, shaker = [], None
     for _action, events in game.actions:
         for event in events:
+            announced = event.get("announcement")
+            if isinstance(announced, dict):
+                shaker = announced.get("player")
             roll = event.get("rolled") or event.get("revealed")
             if not isinstance(roll, dict) or not isinstance(roll.get("dice"), list):
                 continue
-            who = roll.get("by") if "revealed" in event and roll.get("lift") != "self_reveal" else roll.get("player")
+            who = shaker if "revealed" in event and roll.get("lift") != "self_reveal" else roll.get("player")
             if who is None:  # a reveal of an announcement nobody made
-                who = roll.get("player")
+                who = roll.get("by") or roll.get("player")
             out.append(Throw(str(who), tuple(sorted(int(d) for d in roll["dice"])), number, kind))
     return out
 

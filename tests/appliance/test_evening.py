@@ -48,6 +48,13 @@ def test_a_maexle_reveal_is_the_throw_of_the_holder_who_shook_it():
     assert summarize([game]).rarest == Throw("Ann", (1, 2), 1, "maexle")
 
 
+def test_a_blind_pass_leaves_the_revealed_throw_with_the_announcer_who_shook_it():
+    # RULES.md §1 blind_pass: Cy passes Ann's 64 on unrolled and answers for it; Ann shook the dice.
+    setup = {**MAEXLE, "rules": {"blind_pass": True}}
+    game = played(setup, [{"announce": 64}, {"blind_pass": True}, {"reveal": True}, {"roll": [6, 6]}])
+    assert summarize([game]).rarest == Throw("Ann", (6, 6), 1, "maexle")
+
+
 def test_odds_are_one_in_the_chance_of_those_faces():
     assert Throw("Ann", (6, 6, 6, 6, 6), 1, "yacht").odds == 7776
     assert Throw("Ann", (1, 2), 1, "maexle").odds == 18
