@@ -126,8 +126,10 @@ class MaexleTable(Table):
     def describe_revealed(self, p: dict) -> str:
         """The lifted cup: the dice, their value, and whether the announcement holds."""
         if p["lift"] == "self_reveal":  # fresh dice: no verdict on the announcer
-            return f"{p['player']} shows their own dice: {english_dice(p['dice'])} = {said(p['value'])} " \
-                   f"instead of beating {said(p['announced'])}"
+            shown = f"{p['player']} shows their own dice: {english_dice(p['dice'])} = {said(p['value'])}"
+            if p.get("beats"):  # they beat it: nobody's point (README "Rules decided beyond RULES.md")
+                return f"{shown}, beating {said(p['announced'])}: no point"
+            return f"{shown} instead of beating {said(p['announced'])}"
         verdict = "it holds" if p["holds"] else "it does not hold"
         return (f"the cup is lifted: {english_dice(p['dice'])} = {said(p['value'])}; "
                 f"{p['by']} answers for {said(p['announced'])}: {verdict}")

@@ -310,6 +310,13 @@ def test_replay_tells_a_self_reveal_as_the_revealers_own_dice_not_a_verdict_on_t
     assert "Ann answers for" not in out
 
 
+def test_replay_tells_a_self_reveal_that_beats_the_announcement_as_beating_it():
+    # The engine marks it "beats" and charges nobody (README "Rules decided beyond RULES.md").
+    status, out, _ = run_replay([MAEXLE_LOG[0], {"announce": 43}, {"self_reveal": True}, {"roll": [6, 5]}])
+    assert status == 0
+    assert "Cy shows their own dice: 6 5 = 65, beating 43: no point" in out and "instead of" not in out
+
+
 def test_replay_tells_the_tie_switches_readably():
     setup = {"game": "yacht", "players": ["Ann", "Bo", "Cy"], "rules": {"order_tie": "seat", "final_tie": "roll_off"}}
     order = [{"roll": [6, 6, 6, 1, 1]}, {"roll": [1, 1, 1, 1, 1]}, {"roll": [5, 5, 5, 4, 1]}]
