@@ -156,6 +156,8 @@ class Session:
         session = cls(game, store=store, game_id=saved.id, history=in_effect(saved.actions, saved.events))
         # A game that ended just before the power went comes back only for its last announcements.
         session.ended = bool(getattr(saved, "ended", False))
+        if session.over and not session.ended:  # its deciding action saved, its ending not yet
+            session._end(game.expects.get("winner"))
         pending = [Outcome(True, action, events, seq=seq)
                    for seq, action, events in saved.pending]
         log.info("resumed game %s after %d actions (%d to announce)", saved.id, len(saved.actions), len(pending))
@@ -345,7 +347,10 @@ class Session:
     def _end(self, winner) -> None:
         self.ended = True
         if self.store is not None:
-            self.store.end_game(self.game_id, self.tally(), winner)
+            try:
+                self.store.end_game(self.game_id, self.tally(), winner)
+            except Exception:  # its actions are saved: a won game is ended again when it resumes
+                log.exception("could not save the end of game %s", self.game_id)
 
 
 def in_effect(actions: list[dict], events: list[list[dict]]) -> list[tuple[dict, list[dict]]]:

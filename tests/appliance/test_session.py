@@ -165,6 +165,36 @@ def test_a_game_that_ended_before_its_announcements_showed_resumes_only_to_show_
     assert "Bo wins!" in [text for o in pending for text in said(again, o)]
 
 
+def test_a_game_won_just_before_the_power_went_is_ended_when_it_resumes(tmp_path, monkeypatch):
+    # The deciding roll is saved, the plug pulled before the game's end is: its counts still count.
+    store = Store.open(tmp_path)
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"], "rules": {"limit": 1}}, store=store)
+    for action in ({"announce": 54}, {"reveal": True}):
+        s.announced(s.act(action).seq)
+    with monkeypatch.context() as cut:
+        cut.setattr(Store, "end_game", lambda *_a, **_k: None)
+        s.dice(reading(3, 1))
+    store.close()
+    store = Store.open(tmp_path)
+    again, pending = Session.resume(store)
+    assert again.ended and "Bo wins!" in [text for o in pending for text in said(again, o)]
+    assert store.evening()["Ann"]["penalties"] == 1 and store.ended_games()[0].winner == ["Bo"]
+
+
+def test_an_ending_the_store_cannot_save_is_logged_not_raised(tmp_path, monkeypatch):
+    store = Store.open(tmp_path)
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"], "rules": {"limit": 1}}, store=store)
+    s.act({"announce": 54})
+    s.act({"reveal": True})
+
+    def full(*_a, **_k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Store, "end_game", full)
+    out = s.dice(reading(3, 1))
+    assert out.accepted and s.over and s.ended
+
+
 def test_a_saved_log_with_an_action_this_engine_refuses_does_not_resume_as_if_it_were_played(tmp_path):
     """A hand-edited file, or a log an older engine took: replaying it would skip the refused action
     and resume another game than the one saved. It is refused whole instead."""
