@@ -47,9 +47,11 @@ class MaexleTable(Table):
             if _lifted_at_once(walk):  # RULES.md §1 maexle = immediate_reveal: no accepting
                 return Announcement(_("Mäxle! Lift the cup"), "win", announces)
             return Announcement(_("Mäxle! Accept or reveal"), "win", announces)
+        answer = _("{to}: believe and match or beat it, or reveal") if _may_match(walk, said_value) else \
+            _("{to}: believe and beat it, or reveal")
         return Announcement(_("{player} announces {value}").format(player=value["player"],
                                                                    value=maexle_value(said_value)),
-                            "info", _("{to}: believe and beat it, or reveal").format(to=value["to"]))
+                            "info", answer.format(to=value["to"]))
 
     def announce_revealed(self, value: dict, walk) -> Announcement:
         """What was under the cup (the camera read it), and whether the announcement held."""
@@ -161,7 +163,8 @@ class MaexleTable(Table):
             view.choices = [_value_choice(v) for v in need.options]
             view.columns = 7
         elif need.kind == "decide" and play.sub == "believe":
-            view.prompt = _("Roll under the cup, peek, announce higher")
+            view.prompt = _("Roll under the cup, peek, announce higher") if _strictly(session.rules) else \
+                _("Roll under the cup, peek, announce the same or higher")
             view.choices = [_value_choice(v) for v in need.options] + [Choice("back", _("Back"), style="quiet")]
             view.columns = 7
         elif need.kind == "decide":
@@ -186,7 +189,8 @@ class MaexleTable(Table):
                 player=standing["by"], value=maexle_value(standing["value"]))
         cost = session.rules.get("maexle_accept_cost", 1)
         offered = {
-            "announce": Choice("believe", _("Believe"), _("roll and announce higher")),
+            "announce": Choice("believe", _("Believe"), _("roll and announce higher") if _strictly(session.rules)
+                               else _("roll and announce the same or higher")),
             "accept": Choice("accept", _("Accept"), _costs(cost, session.rules)),
             "self_reveal": Choice("self_reveal", _("Show my dice"), _costs(1, session.rules)),
             "blind_pass": Choice("blind_pass", _("Pass blind"), _("without rolling")),
@@ -211,6 +215,15 @@ class MaexleTable(Table):
                        for p in session.players]
 
 
+def _may_match(walk, announced) -> bool:
+    """Whether the receiver of the visited announcement may announce the same value again (the
+    ``turn`` event that follows offers it: RULES.md §1 ``announce = higher_or_equal``)."""
+    for event in walk.events[walk.i + 1:]:
+        if "turn" in event:
+            return announced in (event["turn"].get("options") or [])[:1]
+    return False
+
+
 def _lifted_at_once(walk) -> bool:
     """Whether the turn that follows the visited announcement is lifting the cup at once (the
     engine's ``turn`` event expects a roll, not a decision: ``maexle = immediate_reveal``)."""
@@ -218,6 +231,11 @@ def _lifted_at_once(walk) -> bool:
         if "turn" in event:
             return event["turn"].get("expects") == "roll"
     return False
+
+
+def _strictly(rules) -> bool:
+    """Whether an announcement must beat the standing one (RULES.md §1 switch ``announce``), not match it."""
+    return rules.get("announce", "strictly_higher") == "strictly_higher"
 
 
 def _costs(n: int, rules) -> str:
@@ -246,9 +264,10 @@ def odds_hint(value: int, rules: dict, believe: bool = True) -> str:
             return _("Odds: a roll is a real {value} {ways} times in 36 ({p}%)").format(
                 value=maexle_value(value), ways=odds.at_least if at_least else odds.exact,
                 p=round(100 * float(holds)))
-        return _("Odds: a fresh roll beats {value} {p}% of the time; it holds {q}%").format(
-            value=maexle_value(value), p=round(100 * float(odds.to_top(rules.get("announce", "strictly_higher")))),
-            q=round(100 * float(holds)))
+        words = _("Odds: a fresh roll beats {value} {p}% of the time; it holds {q}%") if _strictly(rules) else \
+            _("Odds: a fresh roll matches or beats {value} {p}% of the time; it holds {q}%")
+        return words.format(value=maexle_value(value), p=round(100 * float(odds.to_top(rules.get("announce", "strictly_higher")))),
+                            q=round(100 * float(holds)))
     except Exception:  # a hint is never worth a broken screen
         log.exception("Mäxle odds")
         return ""

@@ -287,7 +287,7 @@ def tour_crowd(app: App, show) -> None:
         app.choose(f"pick:{app.session.need.options[-1]}")
     show(); every_page(app, show)
     app.choose("menu"); app.choose("end"); app.choose("yes")
-    app.rules = {"maexle": {}}
+    app.rules = {"maexle": {"announce": "higher_or_equal"}}  # the "same or higher" words
     app.setup.game_kind = "maexle"
     assert app.start_game()
     show(); app.choose("announce:54"); show(); app.choose("believe"); show(); app.choose("back")

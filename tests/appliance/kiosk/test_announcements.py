@@ -161,6 +161,22 @@ def test_after_an_announced_maexle_the_receiver_is_asked_accept_or_reveal_with_t
     assert view.hint == "Odds: a roll is a real Mäxle 2 times in 36 (6%)" and "beats" not in view.hint
 
 
+def test_an_announcement_tells_the_receiver_to_match_or_beat_it_where_the_rules_allow_matching():
+    # RULES.md §1 switch announce = strictly_higher | higher_or_equal
+    strictly, matching = Table("maexle", ["Ann", "Bo"]), Table("maexle", ["Ann", "Bo"], announce="higher_or_equal")
+    assert strictly.choose("announce:54") == [("Ann announces 54", "Bo: believe and beat it, or reveal")]
+    assert matching.choose("announce:54") == [("Ann announces 54", "Bo: believe and match or beat it, or reveal")]
+
+
+def test_the_odds_of_believing_count_a_matching_roll_where_the_rules_allow_matching():
+    # A fresh roll's chance to beat 54 is 1/2; to match or beat it 5/9 (54 itself is 2 of 36).
+    strictly, matching = Table("maexle", ["Ann", "Bo"]), Table("maexle", ["Ann", "Bo"], announce="higher_or_equal")
+    strictly.choose("announce:54")
+    matching.choose("announce:54")
+    assert strictly.view().hint.startswith("Odds: a fresh roll beats 54 50% of the time")
+    assert matching.view().hint.startswith("Odds: a fresh roll matches or beats 54 56% of the time")
+
+
 def test_a_self_reveal_that_beats_the_announcement_is_announced_as_no_point_and_a_new_round():
     t = Table("maexle", ["Ann", "Bo", "Cy"])
     t.choose("announce:54")

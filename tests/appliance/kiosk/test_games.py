@@ -301,6 +301,19 @@ def test_the_answers_to_an_announced_maexle_cost_in_the_games_penalty_unit(penal
     assert {c.id: c.sub for c in app.choices()}["self_reveal"] == show
 
 
+@pytest.mark.parametrize("announce, higher", [("strictly_higher", "announce higher"),
+                                              ("higher_or_equal", "announce the same or higher")])
+def test_believing_says_what_the_announce_switch_allows(announce, higher):
+    # RULES.md §1 switch announce = strictly_higher | higher_or_equal
+    app = App(players=["Ann", "Bo"], rules={"maexle": {"announce": announce}}, clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:54")
+    assert {c.id: c.sub for c in app.choices()}["believe"] == f"roll and {higher}"
+    app.choose("believe")
+    assert app.view().prompt == f"Roll under the cup, peek, {higher}"
+
+
 def test_reveal_is_taken_only_when_the_game_expects_it(rig):
     start(rig, "maexle", ["Ann", "Bo"])
     rig.press(0.2)
