@@ -157,7 +157,11 @@ class Session:
         # A game that ended just before the power went comes back only for its last announcements.
         session.ended = bool(getattr(saved, "ended", False))
         if session.over and not session.ended:  # its deciding action saved, its ending not yet
-            session._end(game.expects.get("winner"))
+            try:
+                store.end_game(saved.id, session.tally(), game.expects.get("winner"))
+                session.ended = True
+            except Exception as exc:  # a read-only store: it goes on as saved, its counts kept in memory
+                log.warning("the end of game %s cannot be saved yet: %s", saved.id, exc)
         pending = [Outcome(True, action, events, seq=seq)
                    for seq, action, events in saved.pending]
         log.info("resumed game %s after %d actions (%d to announce)", saved.id, len(saved.actions), len(pending))
@@ -347,10 +351,7 @@ class Session:
     def _end(self, winner) -> None:
         self.ended = True
         if self.store is not None:
-            try:
-                self.store.end_game(self.game_id, self.tally(), winner)
-            except Exception:  # its actions are saved: a won game is ended again when it resumes
-                log.exception("could not save the end of game %s", self.game_id)
+            self.store.end_game(self.game_id, self.tally(), winner)
 
 
 def in_effect(actions: list[dict], events: list[list[dict]]) -> list[tuple[dict, list[dict]]]:

@@ -181,20 +181,6 @@ def test_a_game_won_just_before_the_power_went_is_ended_when_it_resumes(tmp_path
     assert store.evening()["Ann"]["penalties"] == 1 and store.ended_games()[0].winner == ["Bo"]
 
 
-def test_an_ending_the_store_cannot_save_is_logged_not_raised(tmp_path, monkeypatch):
-    store = Store.open(tmp_path)
-    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"], "rules": {"limit": 1}}, store=store)
-    s.act({"announce": 54})
-    s.act({"reveal": True})
-
-    def full(*_a, **_k):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(Store, "end_game", full)
-    out = s.dice(reading(3, 1))
-    assert out.accepted and s.over and s.ended
-
-
 def test_a_saved_log_with_an_action_this_engine_refuses_does_not_resume_as_if_it_were_played(tmp_path):
     """A hand-edited file, or a log an older engine took: replaying it would skip the refused action
     and resume another game than the one saved. It is refused whole instead."""

@@ -274,3 +274,24 @@ def test_without_a_settled_roll_kept_the_camera_is_told_nothing_after_a_restart(
         app.store.save_settings({"camera_last_roll": damaged})
         caplog.clear()
         assert resumed_with_hooks(tmp_path) == [] and "cannot be used" in caplog.text
+
+
+def test_a_game_won_just_before_the_power_went_counts_on_a_store_become_read_only(tmp_path, read_only, monkeypatch):
+    # Its deciding roll saved, its ending not, and the store read-only after the restart: the game
+    # cannot be ended there, so it stays the evening's unfinished game, its counts still counted.
+    app = App(store=Store.open(tmp_path), players=["Ann", "Bo"], clock=lambda: 0.0)
+    app.rules = {"maexle": {"limit": 1}}
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    with monkeypatch.context() as cut:
+        cut.setattr(Store, "end_game", lambda *_a, **_k: None)
+        app.choose("announce:54"); app.choose("reveal"); app.on_reading(reading(6, 3))  # Bo is out
+    seen(app)
+    app.store.close()
+    read_only(tmp_path / "dicetable.sqlite3")
+    again = App(store=None, cannot_save=True, read_only=Store.open_read_only(tmp_path), players=["Ann", "Bo"],
+                clock=lambda: 0.0)
+    assert again.resume() and again.screen == "over"
+    assert again.evening()["Bo"]["penalties"] == 1 and again.view().standings
+    again.choose("evening")
+    assert again.evening_summary.games == ("maexle",)
