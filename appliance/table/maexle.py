@@ -59,9 +59,10 @@ class MaexleTable(Table):
         lift = value.get("lift")
         if lift == "self_reveal":
             shows = _("{player} shows {value}").format(player=value["player"], value=shown)
-            if value.get("beats"):
-                return Announcement(shows, "good", _("It beats {announced}: no point, a new round").format(
-                    announced=announced))
+            if value.get("beats"):  # or matches it, under announce = higher_or_equal
+                words = _("It matches {announced}: no point, a new round") if value.get("value") == value.get("announced") \
+                    else _("It beats {announced}: no point, a new round")
+                return Announcement(shows, "good", words.format(announced=announced))
             return Announcement(shows, "info")
         if lift == "maexle":
             if value.get("holds"):
@@ -129,8 +130,9 @@ class MaexleTable(Table):
         """The lifted cup: the dice, their value, and whether the announcement holds."""
         if p["lift"] == "self_reveal":  # fresh dice: no verdict on the announcer
             shown = f"{p['player']} shows their own dice: {english_dice(p['dice'])} = {said(p['value'])}"
-            if p.get("beats"):  # they beat it: nobody's point (README "Rules decided beyond RULES.md")
-                return f"{shown}, beating {said(p['announced'])}: no point"
+            if p.get("beats"):  # they beat (or may match) it: nobody's point (README "Rules decided beyond RULES.md")
+                verb = "matching" if p["value"] == p["announced"] else "beating"
+                return f"{shown}, {verb} {said(p['announced'])}: no point"
             return f"{shown} instead of beating {said(p['announced'])}"
         verdict = "it holds" if p["holds"] else "it does not hold"
         return (f"the cup is lifted: {english_dice(p['dice'])} = {said(p['value'])}; "

@@ -317,6 +317,12 @@ def test_replay_tells_a_self_reveal_that_beats_the_announcement_as_beating_it():
     assert "Cy shows their own dice: 6 5 = 65, beating 43: no point" in out and "instead of" not in out
 
 
+def test_replay_tells_a_self_reveal_that_matches_the_announcement_as_matching_it():
+    setup = {"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"announce": "higher_or_equal"}}
+    status, out, _ = run_replay([setup, {"announce": 43}, {"self_reveal": True}, {"roll": [4, 3]}])
+    assert status == 0 and "Cy shows their own dice: 4 3 = 43, matching 43: no point" in out
+
+
 def test_replay_tells_the_tie_switches_readably():
     setup = {"game": "yacht", "players": ["Ann", "Bo", "Cy"], "rules": {"order_tie": "seat", "final_tie": "roll_off"}}
     order = [{"roll": [6, 6, 6, 1, 1]}, {"roll": [1, 1, 1, 1, 1]}, {"roll": [5, 5, 5, 4, 1]}]

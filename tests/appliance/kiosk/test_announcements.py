@@ -185,6 +185,14 @@ def test_a_self_reveal_that_beats_the_announcement_is_announced_as_no_point_and_
     assert said == [("Cy shows 66", "It beats 54: no point, a new round")]
 
 
+def test_a_self_reveal_that_matches_the_announcement_where_matching_is_allowed_is_told_as_matching():
+    # RULES.md §1 announce = higher_or_equal: 43 shown for an announced 43 is as good as beating it.
+    t = Table("maexle", ["Ann", "Bo", "Cy"], announce="higher_or_equal")
+    t.choose("announce:43")
+    t.app.act({"self_reveal": True})
+    assert t.roll(3, 4) == [("Cy shows 43", "It matches 43: no point, a new round")]
+
+
 def test_a_biscuit_roll_that_changes_nothing_names_who_threw_it():
     """The header already names the next roller: the banner says whose roll it was."""
     t = Table("biscuit", ["Ann", "Bo", "Cy"])
