@@ -141,6 +141,8 @@ class Session:
         """The store's unfinished game (or ``saved``, a ``SavedGame`` of the store, e.g. the ended
         game of the winner screen), rebuilt from its log, and the outcomes still to announce
         (actions recorded but not marked announced before the power went); None if there is none.
+        A game its engine decided whose ending was not saved (the plug pulled between the two
+        commits) is ended here, where the store can save it.
 
         Raises ``RestoreError``/``SetupError`` (ValueErrors) when the saved log does not replay: a bad
         setup, or an action the engine refuses (a hand-edited file, a log another engine version took).
