@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from appliance.session import in_effect
 
@@ -55,7 +55,8 @@ class Summary:
 
     games: each ended game's kind, oldest first. players: everyone who played, in the order first
     seated. drinks, penalties: per player the running total, 0 before the first game and then after
-    each game (``len(games) + 1`` values). yacht: per Yacht game its number (1-based) and each
+    each game (``len(games) + 1`` values). water: per player how many of the evening's drinks were
+    water past the drink cap (counted in ``drinks`` too; players with none left out). yacht: per Yacht game its number (1-based) and each
     player's total points. rarest: the rarest throw (see the module docstring), or None.
     """
 
@@ -65,6 +66,7 @@ class Summary:
     penalties: dict[str, tuple[int, ...]]
     yacht: tuple[tuple[int, dict[str, int]], ...]
     rarest: Throw | None
+    water: dict[str, int] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -79,10 +81,11 @@ def summarize(played: list[Played]) -> Summary:
         players += [p for p in dict.fromkeys([*game.setup.get("players", []), *game.tally]) if p not in players]
     drinks = {p: [0] for p in players}
     penalties = {p: [0] for p in players}
-    yacht, throws = [], []
+    yacht, throws, water = [], [], Counter()
     for number, game in enumerate(played, 1):
         for p in players:
             counts = game.tally.get(p, {})
+            water[p] += int(counts.get("water", 0))
             drinks[p].append(drinks[p][-1] + int(counts.get("drinks", 0)))
             penalties[p].append(penalties[p][-1] + int(counts.get("penalties", 0)))
         kind = str(game.setup.get("game", ""))
@@ -92,7 +95,7 @@ def summarize(played: list[Played]) -> Summary:
     rarest = max(throws, key=lambda t: (t.odds, sum(t.dice), -t.game), default=None) if throws else None
     return Summary(tuple(str(g.setup.get("game", "")) for g in played), tuple(players),
                    {p: tuple(v) for p, v in drinks.items()}, {p: tuple(v) for p, v in penalties.items()},
-                   tuple(yacht), rarest)
+                   tuple(yacht), rarest, {p: n for p, n in water.items() if n})
 
 
 def yacht_totals(game: Played) -> dict[str, int]:

@@ -191,7 +191,8 @@ def summary_lines(summary) -> list[str]:
         return [_("No game has ended this evening yet")]
     out = [ngettext("{count} game this evening", "{count} games this evening", len(summary.games))
            .format(count=len(summary.games))]
-    out += [f"  {p}: {totals(summary.drinks[p][-1], summary.penalties[p][-1])}" for p in summary.players]
+    out += [f"  {p}: {totals(summary.drinks[p][-1], summary.penalties[p][-1], summary.water.get(p, 0))}"
+            for p in summary.players]
     if summary.rarest is not None:
         out.append(f"{rarest_text(summary.rarest)}: {dice_text(summary.rarest.dice)}")
     for _number, scores in summary.yacht:

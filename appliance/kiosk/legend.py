@@ -56,7 +56,7 @@ def ranked(summary) -> list[str]:
 
 
 def _said(summary, player: str) -> str:
-    return totals(summary.drinks[player][-1], summary.penalties[player][-1])
+    return totals(summary.drinks[player][-1], summary.penalties[player][-1], summary.water.get(player, 0))
 
 
 # The lines of a player whose name does not fit a column at TEXT: more than any legend holds.

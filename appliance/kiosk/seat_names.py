@@ -110,5 +110,6 @@ def _summary(summary):
     return replace(summary, players=tuple(names[p] for p in summary.players),
                    drinks={names[p]: v for p, v in summary.drinks.items()},
                    penalties={names[p]: v for p, v in summary.penalties.items()},
+                   water={names[p]: n for p, n in summary.water.items()},
                    yacht=tuple((n, {names.get(p, p): s for p, s in scores.items()}) for n, scores in summary.yacht),
                    rarest=replace(rarest, player=names.get(rarest.player, rarest.player)) if rarest else None)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from appliance import i18n
 from appliance.i18n import _, ngettext
-from appliance.kiosk.words import totals
+from appliance.kiosk.words import totals, with_water
 from appliance.table import find_table, game_name, kinds
 from appliance.table.base import Choice, Play, Row, Sheet, View, names
 
@@ -328,13 +328,13 @@ def over(s, evening: dict) -> View:
     points = any(c.get("penalties", 0) for c in evening.values())
     if drinks and points:  # in words: "8 / 3" says nothing from across the table
         title = _("The evening")
-        value = lambda c: totals(c.get("drinks", 0), c.get("penalties", 0))  # noqa: E731
+        value = lambda c: totals(c.get("drinks", 0), c.get("penalties", 0), c.get("water", 0))  # noqa: E731
     elif points:
         title = _("The evening: penalty points")
         value = lambda c: str(c.get("penalties", 0))  # noqa: E731
     else:
         title = _("The evening: drinks")
-        value = lambda c: str(c.get("drinks", 0))  # noqa: E731
+        value = lambda c: with_water(str(c.get("drinks", 0)), c.get("water", 0))  # noqa: E731
     rows = [Row(p, value(c), mark="winner" if winner and p in winner else "",
                 alert=bool(c.get("drinks", 0) or c.get("penalties", 0))) for p, c in evening.items()]
     choices = [Choice("again", _("Play again"), _("same game, same seats"), "primary"),

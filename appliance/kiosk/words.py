@@ -114,12 +114,20 @@ def waiting_for(need) -> str:
     return waiting_words(need.kind, need.player)
 
 
-def totals(drinks: int, points: int) -> str:
-    """A player's counts in words: "8 drinks, 3 penalty points", "2 drinks" (never "8 / 3")."""
-    said = [ngettext("{count} drink", "{count} drinks", drinks).format(count=drinks)]
+def totals(drinks: int, points: int, water: int = 0) -> str:
+    """A player's counts in words: "8 drinks, 3 penalty points", "2 drinks" (never "8 / 3");
+    "8 drinks (3 as water)" when ``water`` of them were past the drink cap."""
+    said = [with_water(ngettext("{count} drink", "{count} drinks", drinks).format(count=drinks), water)]
     if points:
         said.append(ngettext("{count} penalty point", "{count} penalty points", points).format(count=points))
     return ", ".join(said)
+
+
+def with_water(drinks: str, water: int) -> str:
+    """``drinks`` (a count said) with how many of them were water past the drink cap, if any:
+    "3 (1 as water)" (README "Drink cap")."""
+    # TRANSLATORS: {drinks} is a count of drinks ("3" or "3 drinks"), {water} how many of them were water.
+    return _("{drinks} ({water} as water)").format(drinks=drinks, water=water) if water else drinks
 
 
 def more_players(count: int) -> str:

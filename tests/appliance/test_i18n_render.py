@@ -149,6 +149,7 @@ def tour_maexle(app: App, show) -> None:
 
 def tour_biscuit(app: App, show) -> None:
     app.rules = {"biscuit": {}}
+    app.drink_cap = 2  # drinks past it are water: announced so, and counted apart on the evening's screens
     app.setup.game_kind = "biscuit"
     assert app.start_game()
     s = app.session

@@ -228,6 +228,19 @@ def test_a_drink_that_crosses_the_cap_is_split_into_drinks_and_water():
     assert "water" not in t.app.evening()["Bo"] or t.app.evening()["Bo"]["water"] == 0
 
 
+def test_the_evening_says_how_many_of_a_players_drinks_were_water():
+    # README "Drink cap": drinks counts every drink, water those past the cap; both are said.
+    from appliance.kiosk.chart import summary_lines
+
+    t = capped_biscuit(2)
+    for _ in range(3):
+        t.roll(4, 6)  # Ann: 2 sips, then 1 × water
+    t.choose("menu"); t.choose("end"); t.choose("yes")
+    assert ("Ann", "3 (1 as water)") in [(r.name, r.value) for r in t.view().standings]
+    t.app.end_evening()
+    assert "  Ann: 3 drinks (1 as water)" in summary_lines(t.app.view().summary)
+
+
 def test_there_is_no_drink_cap_by_default():
     from appliance import config
 
