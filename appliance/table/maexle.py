@@ -217,22 +217,21 @@ class MaexleTable(Table):
                        for p in session.players]
 
 
+def _next_turn(walk) -> dict:
+    """The engine's ``turn`` event that follows the visited event ({} if none does)."""
+    return next((event["turn"] for event in walk.events[walk.i + 1:] if "turn" in event), {})
+
+
 def _may_match(walk, announced) -> bool:
     """Whether the receiver of the visited announcement may announce the same value again (the
     ``turn`` event that follows offers it: RULES.md §1 ``announce = higher_or_equal``)."""
-    for event in walk.events[walk.i + 1:]:
-        if "turn" in event:
-            return announced in (event["turn"].get("options") or [])[:1]
-    return False
+    return announced in (_next_turn(walk).get("options") or [])[:1]
 
 
 def _lifted_at_once(walk) -> bool:
     """Whether the turn that follows the visited announcement is lifting the cup at once (the
     engine's ``turn`` event expects a roll, not a decision: ``maexle = immediate_reveal``)."""
-    for event in walk.events[walk.i + 1:]:
-        if "turn" in event:
-            return event["turn"].get("expects") == "roll"
-    return False
+    return _next_turn(walk).get("expects") == "roll"
 
 
 def _strictly(rules) -> bool:
