@@ -59,6 +59,12 @@ def current(store, stamp: dict) -> bool:
     """Whether a fit stamped ``stamp`` (``Kept.stamp``) is of the crops the store keeps now, on the
     face model shipped now."""
     _throws, crops, last = store.count_examples()
+    return _stamps(stamp, crops, last)
+
+
+def _stamps(stamp: dict, crops: int, last: int) -> bool:
+    """Whether ``stamp`` is of ``crops`` taught crops whose newest throw is ``last``, on the face
+    model shipped now."""
     return stamp.get("face_model") == _face_model() and stamp.get("last_throw") == last and stamp.get("crops") == crops
 
 
@@ -150,9 +156,10 @@ def adaptation(store, models=None):
     from vision.adapt import Adaptation
 
     saved = _saved(store)
-    if store.count_examples()[1] == 0:
+    _throws, crops, last = store.count_examples()  # once: a query over every kept crop
+    if crops == 0:
         return None, "no dice taught at this table: the shipped model reads"
-    if saved and current(store, saved):
+    if saved and _stamps(saved, crops, last):
         try:
             heads = saved.get("heads")
             return (None if heads is None else Adaptation.from_json(heads)), str(saved.get("reason", ""))
