@@ -6,8 +6,8 @@ dice the game expects (2 for Mäxle and Biscuit, 5 for Yacht: a reroll keeps the
 keep for the declared category, ``keep_for``, and throws the rest). With the Mäxle cup
 it puts the cup down with fresh dice when a round opens, shakes afresh when a receiver believes and
 announces, and lifts the cup when the table waits for it (REVEAL, a self-reveal); the dice under the
-cup are told on screen as a peek, once the announcements and messages before it are gone (the
-receiver's again when they choose to believe). Nothing happens on the setup screen, in the menu or
+cup are told on screen as a peek, once the announcements and messages before it are gone (a
+receiver's shake only once they choose to believe). Nothing happens on the setup screen, in the menu or
 on a dialog. In the guided setup the table is cleared for the tray, the light and the empty tray,
 and throws the dice the teach step asks for whenever it waits for a throw.
 A throw the camera does not take (misread, unreadable) is thrown again after a while. It never ends.
@@ -152,7 +152,7 @@ class TrialTable:
         self._believer: tuple[int, ...] = ()  # what the Mäxle receiver would shake if they believe
         self._under_cup: tuple[int, ...] = ()
         self._peek = ""  # the peek to show once nothing else is on screen (the players read that first)
-        self._believing = False  # the receiver's peek was shown again as they chose to believe
+        self._believing = False  # the receiver's shake was shown as they chose to believe
         self._shown = ""  # the peek on the message line now, if it is still there
 
     def _dice(self, n: int) -> tuple[int, ...]:
@@ -168,7 +168,7 @@ class TrialTable:
             self._say(self._peek)
             self._peek = ""
         elif free and self._believer and app.play.sub == "believe" and not self._believing:
-            # "Believe" opened the announce picker (and cleared the line): the dice shaken, again.
+            # "Believe" opened the announce picker (and cleared the line): the dice shaken.
             self._believing = True
             self._say(self._believer_peek())
 
@@ -244,12 +244,13 @@ class TrialTable:
         elif not self._under_cup:  # a game resumed while a receiver decides
             self._under_cup = self._dice(2)
             order = Order("cover", self._under_cup)
+        # Drawn now, shown only once they believe: a receiver who saw their shake first would decide
+        # on what no real receiver knows.
         self._believer = self._dice(2)
-        self._peek = self._believer_peek()
         return order
 
     def _believer_peek(self) -> str:
-        return _("If you believe it and shake: {dice} (only you peek)").format(dice=dice_text(self._believer))
+        return _("You shook: {dice} (only you peek)").format(dice=dice_text(self._believer))
 
     def _mishap(self) -> str:
         # Without mishaps the dice drawn stay those of the seed (no draw spent on the chance).

@@ -9,7 +9,7 @@ import time
 from appliance.inputs import Command, CommandQueue
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.camera import CameraPipeline
-from appliance.trial import Order, TrialSource, TrialTable, keep_for, trial_source
+from appliance.trial import PEEK_S, Order, TrialSource, TrialTable, keep_for, trial_source
 from vision.reader import read_dice
 from vision.reading import DiceReading, no_dice, unreadable
 from vision.settle import SettleDetector
@@ -326,7 +326,6 @@ def test_the_maexle_peek_waits_until_the_announcements_are_gone():
     # next opener looked.
     from appliance.kiosk.app import Banner
     from appliance.table.base import Announcement, dice_text
-    from appliance.trial import PEEK_S
 
     t = Trial("maexle", ["Ann", "Bo"])
     t.app.banner = Banner(Announcement("Bo drinks", tone="drink"))
@@ -349,7 +348,8 @@ def test_the_maexle_peek_waits_for_the_message_line_too():
     assert t.app.message.startswith("Under the cup: ")
 
 
-def test_the_receivers_peek_shows_again_when_they_choose_to_believe():
+def test_the_receivers_shake_shows_only_once_they_choose_to_believe():
+    # Shown while they still decide, it told them what a real receiver learns only after believing.
     from appliance.table.base import dice_text
 
     t = Trial("maexle", ["Ann", "Bo", "Cy"])
@@ -359,9 +359,10 @@ def test_the_receivers_peek_shows_again_when_they_choose_to_believe():
     t.frames(1)
     assert t.app.message == ""  # the opener's peek went with their turn
     t.app.banner, t.app.banners = None, type(t.app.banners)()  # the announcement read
+    said = len(t.messages)
+    t.frames(int(PEEK_S * FPS))
+    assert t.app.message == "" and t.messages[said:] == []  # Bo decides on the announcement alone
+    t.app.choose("believe")  # the announce picker opens
     t.frames(1)
-    peek = f"If you believe it and shake: {dice_text(t.table._believer)} (only you peek)"
-    assert t.app.message == peek
-    t.app.choose("believe")  # the announce picker opens; a choice clears the line
-    t.frames(1)
-    assert t.app.play.sub == "believe" and t.app.message == peek
+    assert t.app.play.sub == "believe"
+    assert t.app.message == f"You shook: {dice_text(t.table._believer)} (only you peek)"
