@@ -58,7 +58,8 @@ Errors: ``StoreError`` (an OSError) when the store cannot be written at all: the
 is read-only or cannot be made, or the file itself (or its -wal or -shm) cannot be written by this
 user (a backup copied back by root, a read-only mount); the kiosk then plays without saving. A
 damaged, empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS``
-(with its -wal and -shm) and the store starts fresh, with ``notice`` saying so.
+(with its -wal and -shm) and the store starts fresh, with what still reads of a damaged one of ours
+copied in (``_salvage``: each game's log up to its first damaged action), and ``notice`` saying so.
 
 One kiosk to a state directory: ``claim(state_dir)`` holds it for this process (a lock the kernel
 drops when the process ends, a pulled plug or kill -9 included) or raises ``StateBusy``; two tables
@@ -317,11 +318,17 @@ class Store:
             except sqlite3.Error as exc:  # e.g. the disk is full
                 db.close()
                 raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
+            kept = _salvage(moved_to, db) if moved_to is not None else None
             for part in (path, *_sidecars(path)):  # made by root (``sudo dicetable teach``): the kiosk's
                 if part.exists():
                     _owned_as_directory(part, state_dir)
         notice = None
-        if problem:
+        if problem and kept:
+            # TRANSLATORS: at start: the file of saved games was damaged, but some of it could be read
+            # and was copied into a new one; {problem} says why.
+            notice = _("The saved games were damaged ({problem}). What could still be read was kept; "
+                       "the file was put aside for the staff.").format(problem=problem)
+        elif problem:
             # The file's new name is for the staff: the journal has it (``moved_to``).
             # TRANSLATORS: at start: the file of saved games is unusable; {problem} says why.
             notice = _("The saved games could not be read ({problem}). They were put aside for the staff; "
@@ -861,6 +868,151 @@ def _check_existing(path: Path) -> str | None:
 
 def _sidecars(path: Path) -> list[Path]:
     return [path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+# What a damaged store's rows are copied in: each table after the ones its rows refer to. Its
+# actions are copied game by game (``_salvage_actions``).
+_SALVAGED = ("evenings", "settings", "images", "games", "examples")
+
+
+@dataclass(frozen=True)
+class Salvaged:
+    """What ``_salvage`` copied of a damaged store: rows per table (``_SALVAGED``, and "actions"),
+    and the games whose log was cut short (read up to a damaged or missing action)."""
+
+    rows: dict[str, int]
+    cut_games: int = 0
+
+    def __bool__(self) -> bool:
+        """Whether anything of the table's was kept (an evening alone is not: a fresh store has one)."""
+        return any(n for table, n in self.rows.items() if table != "evenings")
+
+
+def _salvage(broken: Path, db: sqlite3.Connection) -> Salvaged | None:
+    """Copy what still reads of the store moved aside to ``broken`` into the fresh store ``db``, in
+    one commit: every row SQLite can still read and the schema accepts (a row of damaged JSON is
+    left), each game's actions up to its first damaged or missing one (a log's beginning replays; a
+    log with a hole could replay to another game). A game that then no longer replays is set aside
+    by the session, as any other. None when the file is not one of ours (another program's, a newer
+    schema) or cannot be opened at all; the fresh store is then left as it was."""
+    import tempfile
+
+    # A working copy beside it (the state directory: /tmp may be too small on a Pi), gone after.
+    with tempfile.TemporaryDirectory(prefix=".salvage-", dir=broken.parent) as work:
+        try:
+            old, _path = _connect_read_only(_readable_copy(broken, Path(work)))
+        except (StoreError, OSError, sqlite3.Error) as exc:
+            log.info("%s: nothing of it can be read (%s)", broken, exc)
+            return None
+        try:
+            return _salvage_from(old, db, broken)
+        finally:
+            old.close()
+
+
+def _readable_copy(broken: Path, into: Path) -> Path:
+    """A copy of ``broken`` (and its -wal) in ``into`` that SQLite will open: a file cut short (a
+    truncated copy, a card that lost its last blocks) is padded with zeros to the size its header
+    gives, so that SQLite reads the pages that are there and finds the lost ones damaged, instead of
+    refusing the whole file."""
+    data = broken.read_bytes() if broken.is_file() else b""
+    if len(data) >= 100:
+        page = int.from_bytes(data[16:18], "big")
+        page = 65536 if page == 1 else page
+        pages = int.from_bytes(data[28:32], "big")
+        if 512 <= page <= 65536 and len(data) < page * pages <= 1 << 31:
+            data += bytes(page * pages - len(data))
+    copy = into / FILENAME
+    copy.write_bytes(data)
+    wal = broken.with_name(broken.name + "-wal")
+    if wal.is_file():
+        copy.with_name(copy.name + "-wal").write_bytes(wal.read_bytes())
+    return copy
+
+
+def _salvage_from(old: sqlite3.Connection, db: sqlite3.Connection, broken: Path) -> Salvaged | None:
+    """``_salvage`` from ``old``, the damaged store opened for reading."""
+    try:
+        (version,) = old.execute("PRAGMA user_version").fetchone()
+        if not 1 <= version <= SCHEMA_VERSION:
+            return None
+        rows: dict[str, int] = {}
+        with _transaction(db):
+            for table in _SALVAGED:
+                rows[table] = _salvage_table(old, db, table)
+            rows["actions"], cut = _salvage_actions(old, db)
+    except sqlite3.Error as exc:  # the new file cannot take them (a full disk): it stays fresh
+        log.warning("%s: what could be read of it could not be kept (%s)", broken, exc)
+        return None
+    found = Salvaged(rows, cut)
+    log.warning("%s: kept of it %s; %d game logs cut short at a damaged action", broken,
+                ", ".join(f"{n} {t}" for t, n in found.rows.items()), cut)
+    return found
+
+
+def _salvage_table(old: sqlite3.Connection, db: sqlite3.Connection, table: str) -> int:
+    """Copy the rows of ``table`` that read, in its columns both files have, until the first that
+    does not (damaged pages end the scan); returns how many were kept."""
+    try:
+        cols = [r[1] for r in old.execute(f"PRAGMA table_info({table})")]
+    except sqlite3.Error:
+        return 0
+    cols = [c for c in cols if c in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}]
+    if not cols:
+        return 0  # a table of a newer schema than the damaged file
+    names = ", ".join(cols)
+    # A fresh store has an evening of its own: the damaged file's evening of the same id replaces it.
+    insert = f"INSERT OR {'REPLACE' if table == 'evenings' else 'IGNORE'} INTO {table} ({names}) " \
+             f"VALUES ({', '.join('?' * len(cols))})"
+    kept = 0
+    try:
+        for row in old.execute(f"SELECT {names} FROM {table}"):
+            values = dict(zip(cols, row))
+            if table == "games" and not _salvage_evening(db, values):
+                continue
+            try:
+                kept += db.execute(insert, row).rowcount > 0
+            except sqlite3.IntegrityError:  # damaged JSON, a value the schema refuses
+                continue
+    except sqlite3.DatabaseError as exc:  # "database disk image is malformed": the rest is lost
+        log.info("salvage of %s stopped after %d rows: %s", table, kept, exc)
+    return kept
+
+
+def _salvage_evening(db: sqlite3.Connection, game: dict) -> bool:
+    """A salvaged game's evening, made anew (from the game's start) where its row was lost; False
+    for a game row too damaged to place."""
+    evening, started = game.get("evening_id"), game.get("started")
+    if not isinstance(evening, int) or not isinstance(started, (int, float)):
+        return False
+    db.execute("INSERT OR IGNORE INTO evenings (id, started) VALUES (?, ?)", (evening, started))
+    return True
+
+
+def _salvage_actions(old: sqlite3.Connection, db: sqlite3.Connection) -> tuple[int, int]:
+    """Each kept game's actions, 1, 2, ... up to the first that is missing, damaged or unreadable;
+    its ``announced`` no later than its last action kept. Returns (actions kept, games cut short)."""
+    kept = cut = 0
+    for (game,) in db.execute("SELECT id FROM games ORDER BY id").fetchall():
+        n, whole = 0, True
+        try:
+            for seq, action, events in old.execute(
+                    "SELECT seq, action, events FROM actions WHERE game_id = ? ORDER BY seq", (game,)):
+                if seq != n + 1:
+                    whole = False
+                    break
+                try:
+                    db.execute("INSERT INTO actions (game_id, seq, action, events) VALUES (?, ?, ?, ?)",
+                               (game, seq, action, events))
+                except sqlite3.IntegrityError:
+                    whole = False
+                    break
+                n += 1
+        except sqlite3.DatabaseError:
+            whole = False
+        db.execute("UPDATE games SET announced = MIN(announced, ?) WHERE id = ?", (n, game))
+        kept, cut = kept + n, cut + (not whole)
+    return kept, cut
 
 
 def _move_aside(path: Path, now: float) -> Path:

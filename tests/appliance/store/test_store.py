@@ -231,10 +231,10 @@ def truncated(path: Path) -> None:
     path.write_bytes(data[:len(data) // 3 + 100])
 
 
-def bad_json_row(path: Path) -> None:
+def bad_json_row(path: Path, seq: int = 1) -> None:
     db = sqlite3.connect(path)
     db.execute("PRAGMA ignore_check_constraints = ON")
-    db.execute("UPDATE actions SET action = '{\"announce\":' WHERE seq = 1")
+    db.execute("UPDATE actions SET action = '{\"announce\":' WHERE seq = ?", (seq,))
     db.commit()
     db.close()
 
@@ -244,8 +244,7 @@ def orphan_wal(path: Path) -> None:
     path.with_name(path.name + "-wal").write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 60)
 
 
-@pytest.mark.parametrize("spoil", [damage_pages, plain_text, empty, foreign, newer_schema,
-                                   truncated, bad_json_row, orphan_wal])
+@pytest.mark.parametrize("spoil", [damage_pages, plain_text, empty, foreign, newer_schema, orphan_wal])
 def test_an_unusable_file_is_moved_aside_and_play_starts_fresh(tmp_path, spoil):
     make_good_store(tmp_path)
     path = tmp_path / FILENAME
@@ -261,6 +260,59 @@ def test_an_unusable_file_is_moved_aside_and_play_starts_fresh(tmp_path, spoil):
         s.record(game, {"announce": 31}, [])
     with Store.open(tmp_path) as s:
         assert s.notice is None and s.unfinished().actions == [{"announce": 31}]
+
+
+def test_a_damaged_action_cuts_its_games_log_there_and_the_rest_of_the_store_is_kept(tmp_path):
+    make_good_store(tmp_path)
+    with Store.open(tmp_path) as s:
+        s.save_settings({"language": "lv"})
+    bad_json_row(tmp_path / FILENAME, seq=51)
+    with Store.open(tmp_path) as s:
+        assert s.moved_to.name.startswith(FILENAME + ".broken-")
+        assert "What could still be read was kept" in s.notice and "play starts fresh" not in s.notice
+        saved = s.unfinished()
+        # The log up to the damaged action replays; past a hole it could replay to another game.
+        assert saved.setup == SETUP and [a["n"] for a in saved.actions] == list(range(50))
+        assert s.setting("language") == "lv"
+        s.record(saved.id, {"announce": 32}, [])  # and it goes on
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and len(s.unfinished().actions) == 51
+
+
+def test_a_store_cut_to_a_third_keeps_the_game_rows_that_still_read_and_its_log_up_to_the_cut(tmp_path):
+    make_good_store(tmp_path)
+    path = tmp_path / FILENAME
+    truncated(path)
+    before = path.read_bytes()
+    with Store.open(tmp_path) as s:
+        assert s.moved_to.read_bytes() == before  # kept as it was, for a look later
+        assert "What could still be read was kept" in s.notice
+        saved = s.unfinished()
+        assert saved.setup == SETUP and [a["n"] for a in saved.actions] == list(range(len(saved.actions)))
+        s.record(saved.id, {"announce": 32}, [])
+    assert not list(tmp_path.glob(".salvage-*"))  # its working copy is gone
+
+
+def test_a_store_cut_short_after_its_game_keeps_the_game_and_its_evening(tmp_path):
+    """A file cut off past its game's pages (the tester's truncate): SQLite's check fails, but the
+    game's rows still read: it is moved aside all the same, and what reads is kept."""
+    import numpy as np
+
+    with Store.open(tmp_path) as s:
+        game = s.start_game(SETUP)
+        for n in range(3):
+            s.record(game, {"announce": 31 + n}, [])
+        s.mark_announced(game, 2)
+    size = (tmp_path / FILENAME).stat().st_size
+    with Store.open(tmp_path) as s:  # a picture after it: pages at the file's end
+        s.save_image("reference", np.full((200, 200, 3), 7, np.uint8))
+    path = tmp_path / FILENAME
+    path.write_bytes(path.read_bytes()[:size + 4096])
+    with Store.open(tmp_path) as s:
+        assert s.moved_to is not None and "What could still be read was kept" in s.notice
+        saved = s.unfinished()
+        assert saved.actions == [{"announce": 31}, {"announce": 32}, {"announce": 33}]
+        assert saved.announced == 2 and s.image("reference") is None
 
 
 def test_a_store_whose_first_creation_was_cut_off_by_a_pulled_plug_is_made_without_a_notice(tmp_path):
