@@ -270,6 +270,7 @@ class Store:
     db: sqlite3.Connection
     notice: str | None = None
     moved_to: Path | None = field(default=None)
+    salvaged: bool = False  # what still read of the file moved aside was copied in (``_salvage``)
     read_only: bool = False  # opened with ``open_read_only``: every write raises sqlite3.Error
 
     # --- opening -----------------------------------------------------------------------------
@@ -333,7 +334,7 @@ class Store:
             # TRANSLATORS: at start: the file of saved games is unusable; {problem} says why.
             notice = _("The saved games could not be read ({problem}). They were put aside for the staff; "
                        "play starts fresh.").format(problem=problem)
-        return cls(path=path, db=db, notice=notice, moved_to=moved_to)
+        return cls(path=path, db=db, notice=notice, moved_to=moved_to, salvaged=bool(kept))
 
     @classmethod
     def open_read_only(cls, path: str | Path) -> "Store":

@@ -45,7 +45,23 @@ def run(args: argparse.Namespace) -> int:
         cfg = config.load(args.config)
     except config.ConfigError as exc:
         return service.fail(str(exc), config.EXIT_BAD_CONFIG)
+    missing = missing_state_dir(cfg.state_dir)
+    if missing:
+        return service.fail(f"dicetable kiosk: {missing}", config.EXIT_BAD_CONFIG)
+    if not cfg.state_dir.exists():
+        logging.getLogger("appliance.kiosk").warning(
+            "state_dir %s did not exist: made now, with no saved games in it yet", cfg.state_dir)
     return Appliance(cfg, service, windowed=args.windowed).run()
+
+
+def missing_state_dir(state_dir: Path) -> str:
+    """Why ``state_dir`` is mistyped, or "": its folder does not exist. The kiosk makes the state
+    directory itself as systemd's StateDirectory= would, one level, never a path of folders: a
+    typo there would start a fresh store, and a bar would think its games and taught dice lost."""
+    if state_dir.exists() or state_dir.parent.is_dir():
+        return ""
+    return (f"state_dir {state_dir}: its folder {state_dir.parent} does not exist (a mistyped path? "
+            "the saved games would start afresh there)")
 
 
 EXIT_BUSY = 75  # EX_TEMPFAIL: another kiosk plays on the state directory (the unit retries a few times)
@@ -155,7 +171,8 @@ class Appliance:
             self.kept = self._read_only(cfg.state_dir)
         else:
             if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
-                self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
+                self.log.warning("the saved games could not be read: moved to %s, %s", store.moved_to,
+                                 "what still read is kept" if store.salvaged else "play starts fresh")
         start_language(store or self.kept, cfg.language)  # the language button's last choice, if the config kept its language
         driver = video_driver(cfg.display.driver, self.windowed)
         if driver is not None:

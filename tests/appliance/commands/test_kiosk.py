@@ -71,6 +71,23 @@ def test_a_damaged_saved_games_file_is_moved_aside_and_the_journal_says_where(tm
     assert moved.read_bytes().startswith(b"this is not an SQLite file")
 
 
+def test_a_state_dir_whose_folder_does_not_exist_is_a_config_error_and_nothing_is_made(tmp_path, capsys):
+    # Once made with all its folders: a typo looked like every game and taught die lost.
+    cfg = tmp_path / "config.toml"
+    state = tmp_path / "nonexist" / "deeper"
+    cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "synthetic"\n[display]\ndriver = "dummy"\n')
+    assert main(["kiosk", "--config", str(cfg)]) == 78
+    err = capsys.readouterr().err
+    assert f"its folder {state.parent} does not exist (a mistyped path?" in err and "Traceback" not in err
+    assert not (tmp_path / "nonexist").exists()
+
+
+def test_a_missing_state_dir_in_an_existing_folder_is_made_and_the_journal_says_so(tmp_path):
+    state = tmp_path / "state"
+    status, out = _kiosk_until(tmp_path, "synthetic", lambda: (state / "dicetable.sqlite3").exists(), settle_s=0.5)
+    assert status == 0 and f"state_dir {state} did not exist: made now" in out, out
+
+
 def test_a_windowed_kiosk_lets_sdl_choose_the_desks_driver_instead_of_the_consoles_kmsdrm():
     from appliance.commands.kiosk import video_driver
 
