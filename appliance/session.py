@@ -124,6 +124,7 @@ class Session:
         # (action, events) of every action in effect, oldest first: the tally and the last roll.
         self._in_effect: list[tuple[dict, list[dict]]] = list(history or [])
         self._mark_failed = False  # the store's last announced-mark failed (logged once until one works)
+        self._save_failed = False  # the store's last record failed (its traceback logged once until one works)
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -287,8 +288,13 @@ class Session:
             except Exception as exc:  # the disk is gone: take it back rather than announce unsaved
                 # Replayed, not undone: an unsaved ``undo`` taken back by another undo would lose one more.
                 self.game, _events = replay(self.game.setup, before)
-                log.exception("could not save %s", action)
+                if self._save_failed:  # a full card refused every throw since: a line each, not a traceback
+                    log.error("could not save %s either: %s", action, exc)
+                else:
+                    log.exception("could not save %s", action)
+                self._save_failed = True
                 return Outcome(False, action, problem=Problem("unsaved", reason=str(exc)))
+            self._save_failed = False
         _track(self._in_effect, action, events)
         if reopen:
             self.ended = False

@@ -204,6 +204,7 @@ class App:
         # aimed at one of them was not aimed at what nobody could see.
         self.under_banner: frozenset[str] = frozenset()
         self._earlier = None  # the read-only store whose evening this one goes on (None after "New evening")
+        self._throw_unkept = False  # the last settled roll could not be kept (its traceback logged once)
         if self.store is None and self.read_only is not None:
             self._earlier = self.read_only
             cap = self._read_earlier(lambda store: store.setting(CAP_KEY), None)
@@ -280,8 +281,14 @@ class App:
             return
         try:
             self.store.save_settings(kept)
-        except Exception:  # the game is saved apart; only a re-read of lying dice after a restart is at stake
-            log.exception("the camera's last roll could not be kept")
+        except Exception as exc:  # the game is saved apart; only a re-read of lying dice after a restart is at stake
+            if self._throw_unkept:  # a full card refuses every throw: a line each, not a traceback
+                log.error("the camera's last roll could not be kept either: %s", exc)
+            else:
+                log.exception("the camera's last roll could not be kept")
+            self._throw_unkept = True
+        else:
+            self._throw_unkept = False
 
     def _kept_throw(self):
         """The camera's last settled roll kept in the store, or None (none, or not readable: the

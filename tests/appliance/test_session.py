@@ -208,6 +208,34 @@ def test_a_store_that_fails_takes_the_action_back():
     assert s.need.kind == "announce" and s.game.in_effect == []
 
 
+def test_a_store_that_keeps_failing_logs_its_traceback_once_then_a_line_per_action_until_one_saves(caplog):
+    """A full card under a table that re-throws: the journal once filled with two tracebacks a throw."""
+    import logging
+
+    class FillsUp:
+        full = True
+
+        def start_game(self, setup):
+            return 1
+
+        def record(self, *a, **kw):
+            if self.full:
+                raise OSError(28, "No space left on device")
+            return 1
+
+    store = FillsUp()
+    s = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=store)
+    with caplog.at_level(logging.ERROR, logger="appliance.session"):
+        for _ in range(3):
+            assert not s.act({"announce": 54}).accepted
+        store.full = False
+        assert s.act({"announce": 54}).accepted
+        store.full = True
+        assert not s.undo().accepted
+    assert [bool(r.exc_info) for r in caplog.records] == [True, False, False, True]
+    assert caplog.records[1].getMessage() == "could not save {'announce': 54} either: [Errno 28] No space left on device"
+
+
 def test_an_undo_the_store_cannot_save_takes_back_nothing_else():
     """Taking back a failed save of an ``undo`` must not undo once more (a second action lost on
     screen while the log still has it)."""

@@ -155,6 +155,30 @@ def test_a_new_game_the_store_cannot_save_does_not_start_and_says_so_in_every_la
     assert_said(provoke, caplog, UNSAVED, detail, "Error", "Errno")
 
 
+def test_a_settled_throw_the_store_cannot_keep_logs_its_traceback_once_until_one_is_kept(tmp_path, caplog):
+    """Outside a game (the setup screen) each settled throw is kept for a restart: on a full card a
+    throw every few seconds once put a whole traceback in the journal each time."""
+    import logging
+
+    from vision.reading import DiceReading, Die
+
+    app = maexle_kiosk(tmp_path)
+    throw = DiceReading(status="ok", dice=(Die(3, (10.0, 10.0), (5, 5, 10, 10)), Die(5, (40.0, 10.0), (35, 5, 10, 10))))
+    save = app.store.save_settings
+
+    def full_card(_settings):
+        raise OSError(28, "No space left on device")
+    app.store.save_settings = full_card
+    with caplog.at_level(logging.ERROR, logger="appliance.kiosk.app"):
+        for _ in range(3):
+            app.on_reading(throw)
+        app.store.save_settings = save
+        app.on_reading(throw)
+        app.store.save_settings = full_card
+        app.on_reading(throw)
+    assert [bool(r.exc_info) for r in caplog.records] == [True, False, False, True]
+
+
 # -- a store that cannot be read ----------------------------------------------------------------
 
 def not_sqlite(path) -> None:
