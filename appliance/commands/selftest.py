@@ -216,6 +216,9 @@ def check_state(state_dir: Path) -> str:
     store = state_dir / FILENAME
     if not store.exists():
         return f"{state_dir} writable, {free_mb:.0f} MB free, no saved games yet"
+    if store.is_dir():  # SQLite would say "disk I/O error"; teach, read and summary say it so
+        return ("warn", f"{state_dir} writable; {FILENAME} is a folder, not the store's file: the kiosk will "
+                        "move it aside and start fresh")
     unwritable = _unwritable(store)
     if unwritable:
         raise Failed(f"{state_dir} writable, but {unwritable}: the kiosk plays without saving (as the service "
@@ -230,11 +233,16 @@ def check_state(state_dir: Path) -> str:
         finally:
             db.close()
     except sqlite3.Error as exc:
+        # A damaged store of ours (SQLITE_CORRUPT: a card cut it short) still has rows to keep.
+        then = "start fresh" if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" else "keep what still reads of it"
         return ("warn", f"{state_dir} writable; {FILENAME} cannot be read ({exc}): the kiosk will move it "
+                        f"aside and {then}")
+    if app != APPLICATION_ID:
+        return ("warn", f"{state_dir} writable; {FILENAME} is not a Dice Table store: the kiosk will move it "
                         "aside and start fresh")
-    if app != APPLICATION_ID or check != "ok":
-        return ("warn", f"{state_dir} writable; {FILENAME} is damaged or foreign: the kiosk will move it aside "
-                        "and start fresh")
+    if check != "ok":
+        return ("warn", f"{state_dir} writable; {FILENAME} is damaged: the kiosk will move it aside and keep "
+                        "what still reads of it")
     return f"{state_dir} writable, {free_mb:.0f} MB free, {counted(games, 'saved game')}"
 
 

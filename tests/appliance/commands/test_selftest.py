@@ -185,6 +185,25 @@ def test_an_unreadable_saved_games_file_is_a_warning_not_ok(conf, capsys):
     assert code == 0 and parts["state"][0] == "warn" and "move it aside and start fresh" in parts["state"][1]
 
 
+def test_a_folder_by_the_stores_name_is_said_as_a_folder_as_the_other_commands_say_it(conf, capsys):
+    (conf.state / FILENAME).mkdir()
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
+    assert code == 0 and parts["state"][0] == "warn"
+    assert f"{FILENAME} is a folder, not the store's file: the kiosk will move it aside" in parts["state"][1]
+
+
+def test_a_damaged_store_of_ours_is_said_to_keep_what_still_reads(conf, capsys):
+    with Store.open(conf.state) as store:
+        game = store.start_game({"game": "yacht", "players": ["Ann"], "rules": {}})
+        for n in range(200):
+            store.record(game, {"pad": "x" * 200, "n": n}, [])
+    path = conf.state / FILENAME
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 2])
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
+    assert code == 0 and parts["state"][0] == "warn" and "keep what still reads of it" in parts["state"][1]
+
+
 def test_a_saved_games_file_this_user_cannot_write_fails_naming_the_file(conf, capsys, read_only):
     """The directory is writable, the file is not (root's copy of a backup, chattr +i): the kiosk would
     play without saving, so the check fails on the file, not only on the directory."""
