@@ -111,7 +111,7 @@ class Before(NamedTuple):
     """What the store knows of a throw about to be taught: ``same``, the very same throw is kept
     already (or comes earlier in the same batch); ``relabels``, the id of a kept throw of the same
     photo taught with other values, or None; ``repeats``, the index in the batch of the earlier
-    throw it repeats, or None (kept already, or new)."""
+    throw it repeats, or None (its first time in the batch)."""
 
     same: bool
     relabels: int | None
@@ -132,7 +132,7 @@ def taught_before(store, throws) -> list[Before]:
     out = []
     for i, (throw_crops, throw_values) in enumerate(throws):
         digest = _digest(throw_crops, throw_values)
-        repeats = None if digest in stored else batch.get(digest)
+        repeats = batch.get(digest)
         same = digest in stored or repeats is not None
         out.append(Before(same, None if same else photos.get(_digest(throw_crops)), repeats))
         batch.setdefault(digest, i)

@@ -237,6 +237,9 @@ def test_the_same_photo_taught_again_is_said_and_skipped(photos, taught, tmp_pat
     out = capsys.readouterr().out
     assert f"{photos[0]}: already taught at this table, skipped" in out and "nothing new taught" in out
     assert kept(taught) == before
+    assert main(["teach", *teach_args([photos[0]] * 2, [(5, 4, 3)] * 2), "--state", str(taught)]) == 0
+    out = capsys.readouterr().out  # given twice too: the second is said as the repeat it is
+    assert f"{photos[0]}: already taught at this table, skipped\n{photos[0]}: the same throw as {photos[0]} above" in out
     new = _render(tmp_path, [THROWS[0]], 400)[0]
     args = [str(photos[1]), str(new), str(new)]
     assert main(["teach", *teach_args(args, [THROWS[1], THROWS[0], THROWS[0]]), "--state", str(taught)]) == 0
