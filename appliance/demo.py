@@ -166,7 +166,12 @@ def photo_pools(folder: Path, seed: int, needed=(2, 5)) -> dict[int, list[Photo]
 
 
 class DemoError(RuntimeError):
-    """The demo cannot go on (a missing source, a screen without the choice it needs)."""
+    """The demo cannot go on (a missing source, a screen without the choice it needs). ``status``:
+    the command's exit status, 2 for arguments it cannot take (as argparse's), else 1."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 # -------------------------------------------------------------------------------------- evening
@@ -224,9 +229,10 @@ class ScriptedEvening:
         self._tapped_at = float("-inf")  # virtual s of the table's last tap
         unknown = [g for g in self.games if g not in kinds()]
         if not self.games:
-            raise DemoError(_("name at least one game: maexle, biscuit or yacht"))
+            raise DemoError(_("name at least one game: maexle, biscuit or yacht"), status=2)
         if unknown:
-            raise DemoError(_("the games are maexle, biscuit and yacht, not {games}").format(games=", ".join(unknown)))
+            raise DemoError(_("the games are maexle, biscuit and yacht, not {games}").format(games=", ".join(unknown)),
+                            status=2)
         needed = {5} if self.games == ("yacht",) else ({2} if "yacht" not in self.games else {2, 5})
         self.pools = photo_pools(self.source, self.seed, needed) if self.source else None
         self.sessions: list = []

@@ -57,4 +57,4 @@ def run(args: argparse.Namespace) -> int:
         return evening.run()
     except DemoError as exc:
         print(f"dicetable demo: {exc}", file=sys.stderr)
-        return 1
+        return exc.status

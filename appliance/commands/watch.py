@@ -153,7 +153,8 @@ def _hint_hold(source, frames: int, params) -> None:
         return
     shown = "one frame" if source.repeat < 2 else f"held {held_s:g} s"
     print(f"dicetable watch: no throw settled in {frames} frames; each image of a folder is {shown}, shorter "
-          f"than the settle time ({settle_s:g} s): hold each one longer, e.g. --hold {max(1, math.ceil(2 * settle_s))}",
+          f"than the settle time ({settle_s:g} s: --still {params.still_s:g} s, then {params.agree} agreeing readings at "
+          f"{source.fps:g} fps): hold each one longer, e.g. --hold {max(1, math.ceil(2 * settle_s))}",
           file=sys.stderr)
 
 

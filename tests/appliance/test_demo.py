@@ -85,13 +85,13 @@ def test_a_source_folder_without_photos_is_a_clear_error(tmp_path, capsys):
     assert "needs photos" in capsys.readouterr().err
 
 
-def test_an_unknown_game_is_a_clear_error(tmp_path, capsys):
-    assert main(["demo", "--headless", "--games", "poker", "--out", str(tmp_path)]) == 1
+def test_an_unknown_game_is_a_clear_error_and_exit_2_as_for_any_bad_argument(tmp_path, capsys):
+    assert main(["demo", "--headless", "--games", "poker", "--out", str(tmp_path)]) == 2
     assert "poker" in capsys.readouterr().err
 
 
 def test_no_game_named_is_a_clear_error(tmp_path, capsys):
-    assert main(["demo", "--headless", "--games", "", "--out", str(tmp_path)]) == 1
+    assert main(["demo", "--headless", "--games", "", "--out", str(tmp_path)]) == 2
     assert "name at least one game: maexle, biscuit or yacht" in capsys.readouterr().err
 
 
