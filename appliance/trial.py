@@ -23,6 +23,8 @@ thread once a frame (:meth:`TrialTable.tick`) and gives the source its orders th
 
 from __future__ import annotations
 
+import json
+import logging
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -33,6 +35,9 @@ from appliance.i18n import _
 from appliance.table import find_table
 from appliance.table.base import dice_text
 
+log = logging.getLogger(__name__)
+
+CUP_KEY = "trial_cup"  # the store's setting: the Mäxle dice under the trial table's cup, for a restart
 PAUSE_S = 1.2   # virtual seconds between the game's wait and the table's throw
 PEEK_S = 5.0    # seconds the Mäxle peek shows, counted from when no announcement is on screen
 RETRY_S = 6.0   # virtual seconds a still throw may lie untaken before it is thrown again
@@ -151,6 +156,8 @@ class TrialTable:
         self._last_kind = ""
         self._believer: tuple[int, ...] = ()  # what the Mäxle receiver would shake if they believe
         self._under_cup: tuple[int, ...] = ()
+        self._covered = False  # this table put its cup down (after a restart, over the dice kept)
+        self._under_cup, self._believer = self._kept_cup()
         self._peek = ""  # the peek to show once nothing else is on screen (the players read that first)
         self._believing = False  # the receiver's shake was shown as they chose to believe
         self._shown = ""  # the peek on the message line now, if it is still there
@@ -228,7 +235,7 @@ class TrialTable:
             if need.kind in ("roll", "reroll") and need.dice:
                 return Order("throw", self._dice(need.dice), self._mishap())
             return Order("wait")
-        if need.kind == "lift":
+        if need.kind == "lift":  # after a restart too: the dice peeked before it (``_kept_cup``)
             values = self._believer if need.step == "self_reveal" else self._under_cup
             return Order("lift", values or self._dice(2))
         if not fresh:
@@ -241,12 +248,14 @@ class TrialTable:
         if last == "decide" and self._believer:  # the last receiver believed, shook and announced
             self._under_cup = self._believer
             order = Order("cover", self._under_cup)
-        elif not self._under_cup:  # a game resumed while a receiver decides
-            self._under_cup = self._dice(2)
+        elif not self._covered:  # a game resumed while a receiver decides: the dice peeked before it
+            self._under_cup = self._under_cup or self._dice(2)
             order = Order("cover", self._under_cup)
         # Drawn now, shown only once they believe: a receiver who saw their shake first would decide
         # on what no real receiver knows.
         self._believer = self._dice(2)
+        self._covered = self._covered or order is not None
+        self._keep_cup()
         return order
 
     def _believer_peek(self) -> str:
@@ -264,8 +273,35 @@ class TrialTable:
         """A round opens: the holder shakes the cup and peeks."""
         self._under_cup = self._dice(2)
         self._believer = ()
+        self._covered = True
+        self._keep_cup()
         self._peek = _("Under the cup: {dice} (only you peek)").format(dice=dice_text(self._under_cup))
         return Order("cover", self._under_cup)
+
+    def _keep_cup(self) -> None:
+        """The dice under the cup and the receiver's shake, kept in the store (``CUP_KEY``): a plug
+        pulled while the cup is down must lift the dice the players peeked, not new ones."""
+        store = self.app.store
+        if store is None:
+            return
+        try:
+            store.save_settings({CUP_KEY: json.dumps({"under": self._under_cup, "believer": self._believer})})
+        except Exception as exc:  # the game is saved apart; only a restart's lift is at stake
+            log.warning("the trial table's cup could not be kept: %s", exc)
+
+    def _kept_cup(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(under the cup, the receiver's shake) as ``_keep_cup`` kept them, or two () (none kept,
+        no store, or damaged: new dice are drawn then)."""
+        store = self.app.store or getattr(self.app, "read_only", None)
+        try:
+            kept = json.loads(store.setting(CUP_KEY) or "{}") if store is not None else {}
+            dice = tuple(tuple(kept.get(k) or ()) for k in ("under", "believer"))
+            if all(len(d) in (0, 2) and all(type(v) is int and 1 <= v <= 6 for v in d) for d in dice):
+                return dice
+            raise ValueError(f"not two dice: {kept}")
+        except Exception as exc:
+            log.warning("the trial table's kept cup cannot be used: %s", exc)
+            return (), ()
 
 
 def keep_for(dice: tuple[int, ...], category: str) -> tuple[int, ...]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from appliance.inputs import Command, CommandQueue
 from appliance.kiosk.app import App, Hooks
 from appliance.kiosk.camera import CameraPipeline
@@ -38,18 +40,18 @@ class Trial:
     the app n frames (the table ticks once a frame, as the kiosk's frame hook does)."""
 
     def __init__(self, kind: str, players: list[str], rules: dict | None = None, *, reader=read_dice,
-                 mishaps: float = 0.0, size: tuple[int, int] = (640, 480)) -> None:
+                 mishaps: float = 0.0, size: tuple[int, int] = (640, 480), store=None, seed: int = 5) -> None:
         self.commands = CommandQueue()
         self.source: TrialSource = trial_source(size, FPS, seed=3)
         detector = SettleDetector(reader(self.source) if reader is Seen else reader, tray=self.source.tray_area)
         self.pipeline = CameraPipeline(self.source, detector,
                                        lambda r: self.commands.put(Command("settled", r, source="camera")))
-        self.app = App(rules={kind: rules or {}},
+        self.app = App(rules={kind: rules or {}}, store=store,
                        hooks=Hooks(expect=self.pipeline.expect, reread=self.pipeline.reread))
-        self.table = TrialTable(self.app, self.pipeline.call, seed=5, mishaps=mishaps)
+        self.table = TrialTable(self.app, self.pipeline.call, seed=seed, mishaps=mishaps)
         self.messages: list[str] = []
         self.app.setup.game_kind, self.app.setup.seats = kind, list(players)
-        assert self.app.start_game()
+        assert self.app.resume() or self.app.start_game()  # a store's unfinished game goes on
 
     def frames(self, n: int) -> None:
         for _ in range(n):
@@ -189,6 +191,31 @@ def test_a_self_reveal_on_the_trial_table_shows_the_receivers_own_shake():
     t.app.act({"self_reveal": True})
     t.until(lambda: t.rolls())
     assert sorted(t.rolls()[0]) == sorted(own)
+
+
+@pytest.mark.parametrize("at", ["decide", "lift"])
+def test_after_a_pulled_plug_the_trial_table_lifts_the_dice_peeked_before_it(tmp_path, at):
+    # Once new dice at random: the announcer's peek, and so the reveal's outcome, meant nothing.
+    from appliance.store import Store
+
+    with Store.open(tmp_path) as store:
+        t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen, store=store)
+        t.frames(int(3 * FPS))
+        under = t.source.actions[-1].values
+        assert t.source.actions[-1].kind == "cover"
+        t.app.act({"announce": 31})
+        if at == "lift":
+            t.app.act({"reveal": True})
+        t.frames(2)
+    with Store.open(tmp_path) as store:  # the plug pulled: a new kiosk on the same store, new dice drawn
+        t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen, store=store, seed=6)
+        assert t.app.session.need.kind == at
+        if at == "decide":
+            t.frames(int(2 * FPS))
+            assert t.source.actions[-1] == Order("cover", under)
+            t.app.act({"reveal": True})
+        t.until(lambda: t.rolls())
+        assert sorted(t.rolls()[0]) == sorted(under)
 
 
 def test_the_trial_table_throws_nothing_while_the_menu_is_open():
