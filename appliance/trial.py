@@ -154,10 +154,10 @@ class TrialTable:
         self._key: tuple | None = None       # the wait last seen (None: not playing)
         self._handled: tuple | None = None   # the last (game, action time) ordered for
         self._last_kind = ""
-        self._believer: tuple[int, ...] = ()  # what the Mäxle receiver would shake if they believe
-        self._under_cup: tuple[int, ...] = ()
-        self._covered = False  # this table put its cup down (after a restart, over the dice kept)
+        # The Mäxle dice under the cup, and what the receiver would shake if they believe: as kept
+        # before a restart, if they were.
         self._under_cup, self._believer = self._kept_cup()
+        self._covered = False  # this table put its cup down (after a restart, over the dice kept)
         self._peek = ""  # the peek to show once nothing else is on screen (the players read that first)
         self._believing = False  # the receiver's shake was shown as they chose to believe
         self._shown = ""  # the peek on the message line now, if it is still there

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return service.fail(f"dicetable kiosk: {missing}", config.EXIT_BAD_CONFIG)
     if not cfg.state_dir.exists():
         logging.getLogger("appliance.kiosk").warning(
-            "state_dir %s did not exist: made now, with no saved games in it yet", cfg.state_dir)
+            "state_dir %s does not exist: the kiosk makes it, with no saved games in it yet", cfg.state_dir)
     return Appliance(cfg, service, windowed=args.windowed).run()
 
 

@@ -85,7 +85,7 @@ def test_a_state_dir_whose_folder_does_not_exist_is_a_config_error_and_nothing_i
 def test_a_missing_state_dir_in_an_existing_folder_is_made_and_the_journal_says_so(tmp_path):
     state = tmp_path / "state"
     status, out = _kiosk_until(tmp_path, "synthetic", lambda: (state / "dicetable.sqlite3").exists(), settle_s=0.5)
-    assert status == 0 and f"state_dir {state} did not exist: made now" in out, out
+    assert status == 0 and f"state_dir {state} does not exist: the kiosk makes it" in out, out
 
 
 def test_a_windowed_kiosk_lets_sdl_choose_the_desks_driver_instead_of_the_consoles_kmsdrm():
