@@ -303,13 +303,20 @@ class Store:
             if part.exists() and not os.access(part, os.W_OK):
                 raise StoreError(errno.EACCES, f"the saved games {part} cannot be written by this user")
         with _opening(state_dir):
+            if move_aside:
+                _finish_salvage(path, clock())
             problem = _check_existing(path)
             if problem and not move_aside:
                 raise StoreError(errno.EPROTO, f"the saved games {path} cannot be used ({problem}): the kiosk "
                                                "puts them aside for the staff at its next start")
-            moved_to = None
+            moved_to = kept = None
             if problem:
+                # What still reads is copied into a new file first, the damaged one moved aside only
+                # then: a plug pulled during the copy leaves the damaged file in place, to try again.
+                kept = _salvage(path, clock())
                 moved_to = _move_aside(path, clock())
+                if kept is not None:
+                    _finish_salvage(path, clock())
             try:
                 db = _connect(path)
             except sqlite3.Error as exc:
@@ -319,16 +326,15 @@ class Store:
             except sqlite3.Error as exc:  # e.g. the disk is full
                 db.close()
                 raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
-            kept = _salvage(moved_to, db) if moved_to is not None else None
             for part in (path, *_sidecars(path)):  # made by root (``sudo dicetable teach``): the kiosk's
                 if part.exists():
                     _owned_as_directory(part, state_dir)
         notice = None
         if problem and kept:
             # TRANSLATORS: at start: the file of saved games was damaged, but some of it could be read
-            # and was copied into a new one; {problem} says why.
-            notice = _("The saved games were damaged ({problem}). What could still be read was kept; "
-                       "the file was put aside for the staff.").format(problem=problem)
+            # and was copied into a new one.
+            notice = _("The file of saved games was damaged. What could still be read was kept; the file was "
+                       "put aside for the staff.")
         elif problem:
             # The file's new name is for the staff: the journal has it (``moved_to``).
             # TRANSLATORS: at start: the file of saved games is unusable; {problem} says why.
@@ -871,9 +877,12 @@ def _sidecars(path: Path) -> list[Path]:
     return [path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
 
 
-# What a damaged store's rows are copied in: each table after the ones its rows refer to. Its
+# What a damaged store's rows are copied in: each table after the ones its rows refer to, with the
+# key its rows can be looked up by one by one past a damaged page (None: the scan alone). Its
 # actions are copied game by game (``_salvage_actions``).
-_SALVAGED = ("evenings", "settings", "images", "games", "examples")
+_SALVAGED = (("evenings", "id"), ("settings", None), ("images", None), ("games", "id"), ("examples", "id"))
+_SALVAGE_PREFIX = ".salvage-"  # the working folder in the state directory; "done" in it: complete
+_PROBES = 1_000_000  # ids looked up one by one past a damaged page, at most (a damaged MAX(id))
 
 
 @dataclass(frozen=True)
@@ -889,71 +898,123 @@ class Salvaged:
         return any(n for table, n in self.rows.items() if table != "evenings")
 
 
-def _salvage(broken: Path, db: sqlite3.Connection) -> Salvaged | None:
-    """Copy what still reads of the store moved aside to ``broken`` into the fresh store ``db``, in
-    one commit: every row SQLite can still read and the schema accepts (a row of damaged JSON is
-    left), each game's actions up to its first damaged or missing one (a log's beginning replays; a
-    log with a hole could replay to another game). A game that then no longer replays is set aside
-    by the session, as any other. None when the file is not one of ours (another program's, a newer
-    schema) or cannot be opened at all; the fresh store is then left as it was."""
+def _salvage(path: Path, now: float) -> Salvaged | None:
+    """Copy what still reads of the damaged store at ``path`` into a new store in a working folder
+    beside it, marked complete ("done") for ``_finish_salvage`` to put in its place once the damaged
+    file is moved aside: every row SQLite can still read and ``_check_existing`` accepts, each
+    game's actions up to its first damaged or missing one (a log's beginning replays; a log with a
+    hole could replay to another game). A game that then no longer replays is set aside by the
+    session, as any other. None when nothing of the table's reads (not one of ours, a newer schema,
+    nothing left); the working folder is then gone. Raises StoreError, changing nothing, when the
+    disk has no room for the copy: the damaged file stays where it is, to be salvaged once there is."""
+    import shutil
     import tempfile
 
-    # A working copy beside it (the state directory: /tmp may be too small on a Pi), gone after.
-    with tempfile.TemporaryDirectory(prefix=".salvage-", dir=broken.parent) as work:
+    if not path.is_file():  # a folder, a -wal without its database: nothing of ours to read
+        return None
+    work = Path(tempfile.mkdtemp(prefix=_SALVAGE_PREFIX, dir=path.parent))
+    found = None
+    try:
+        damaged = _readable_copy(path, work / "damaged.sqlite3")
+        old, _path = _connect_read_only(damaged)
         try:
-            old, _path = _connect_read_only(_readable_copy(broken, Path(work)))
-        except (StoreError, OSError, sqlite3.Error) as exc:
-            log.info("%s: nothing of it can be read (%s)", broken, exc)
-            return None
-        try:
-            return _salvage_from(old, db, broken)
+            new = _connect(work / FILENAME)
+            try:
+                _create_or_upgrade(new, now)
+                found = _salvage_from(old, new, path)
+            finally:
+                new.close()  # the last connection: the WAL is written back into the file and removed
         finally:
             old.close()
+        if found:
+            for part in (damaged, *_sidecars(damaged)):
+                part.unlink(missing_ok=True)
+            with open(work / FILENAME, "rb+") as f:
+                os.fsync(f.fileno())
+            with open(work / "done", "wb") as f:
+                os.fsync(f.fileno())
+            _fsync_dir(work)
+            return found
+    except (OSError, sqlite3.Error) as exc:
+        if _no_room(exc):
+            shutil.rmtree(work, ignore_errors=True)
+            raise StoreError(errno.ENOSPC, f"the saved games {path} are damaged, and there is no room to keep "
+                                           f"what still reads of them ({exc}): free some space; nothing was "
+                                           "changed") from None
+        log.info("%s: nothing of it can be kept (%s)", path, exc)  # not one of ours, nothing reads
+    finally:
+        if not found:
+            shutil.rmtree(work, ignore_errors=True)
+    return None
 
 
-def _readable_copy(broken: Path, into: Path) -> Path:
-    """A copy of ``broken`` (and its -wal) in ``into`` that SQLite will open: a file cut short (a
-    truncated copy, a card that lost its last blocks) is padded with zeros to the size its header
-    gives, so that SQLite reads the pages that are there and finds the lost ones damaged, instead of
-    refusing the whole file."""
-    data = broken.read_bytes() if broken.is_file() else b""
-    if len(data) >= 100:
-        page = int.from_bytes(data[16:18], "big")
-        page = 65536 if page == 1 else page
-        pages = int.from_bytes(data[28:32], "big")
-        if 512 <= page <= 65536 and len(data) < page * pages <= 1 << 31:
-            data += bytes(page * pages - len(data))
-    copy = into / FILENAME
-    copy.write_bytes(data)
+def _no_room(exc: Exception) -> bool:
+    """Whether ``exc`` says the disk (or the user's quota) is full."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL" or "full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def _finish_salvage(path: Path, now: float) -> None:
+    """Put a complete salvage (``_salvage``) where the store goes, once the damaged file is gone from
+    there (also one a pulled plug cut off between the two moves); remove every other working folder
+    (a salvage cut off earlier: its damaged file is still in place, and salvaged again)."""
+    import shutil
+
+    for work in sorted(path.parent.glob(_SALVAGE_PREFIX + "*")):
+        if (work / "done").exists() and not path.exists():
+            if any(side.exists() for side in _sidecars(path)):  # the damaged file's, half moved aside
+                _move_aside(path, now)
+            os.replace(work / FILENAME, path)
+            _fsync_dir(path.parent)
+            log.warning("%s: what still read of the damaged saved games is now the store", path)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _readable_copy(broken: Path, copy: Path) -> Path:
+    """``copy``: a copy of ``broken`` (and its -wal) that SQLite will open. A file cut short (a
+    truncated copy, a card that lost its last blocks) is lengthened with zeros to the size its
+    header gives, when the header vouches for it (SQLite's own test: its change counter matches its
+    version-valid-for number), so that SQLite reads the pages that are there and finds the lost
+    ones damaged, instead of refusing the whole file. The zeros are a hole: no memory, no disk."""
+    import shutil
+
+    shutil.copyfile(broken, copy)
+    with open(copy, "rb+") as f:
+        head = f.read(100)
+        if len(head) == 100 and head[24:28] == head[92:96]:
+            page = int.from_bytes(head[16:18], "big")
+            page = 65536 if page == 1 else page
+            size = page * int.from_bytes(head[28:32], "big")
+            if 512 <= page <= 65536 and copy.stat().st_size < size <= 1 << 31:
+                f.truncate(size)
     wal = broken.with_name(broken.name + "-wal")
     if wal.is_file():
-        copy.with_name(copy.name + "-wal").write_bytes(wal.read_bytes())
+        shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
     return copy
 
 
 def _salvage_from(old: sqlite3.Connection, db: sqlite3.Connection, broken: Path) -> Salvaged | None:
-    """``_salvage`` from ``old``, the damaged store opened for reading."""
-    try:
-        (version,) = old.execute("PRAGMA user_version").fetchone()
-        if not 1 <= version <= SCHEMA_VERSION:
-            return None
-        rows: dict[str, int] = {}
-        with _transaction(db):
-            for table in _SALVAGED:
-                rows[table] = _salvage_table(old, db, table)
-            rows["actions"], cut = _salvage_actions(old, db)
-    except sqlite3.Error as exc:  # the new file cannot take them (a full disk): it stays fresh
-        log.warning("%s: what could be read of it could not be kept (%s)", broken, exc)
+    """``_salvage`` from ``old``, the damaged store opened for reading, into ``db``, in one commit.
+    Raises sqlite3.OperationalError when ``db`` cannot take them (a full disk)."""
+    (version,) = old.execute("PRAGMA user_version").fetchone()
+    if not 1 <= version <= SCHEMA_VERSION:
         return None
+    rows: dict[str, int] = {}
+    with _transaction(db):
+        for table, key in _SALVAGED:
+            rows[table] = _salvage_table(old, db, table, key)
+        rows["actions"], cut = _salvage_actions(old, db)
     found = Salvaged(rows, cut)
     log.warning("%s: kept of it %s; %d game logs cut short at a damaged action", broken,
                 ", ".join(f"{n} {t}" for t, n in found.rows.items()), cut)
     return found
 
 
-def _salvage_table(old: sqlite3.Connection, db: sqlite3.Connection, table: str) -> int:
-    """Copy the rows of ``table`` that read, in its columns both files have, until the first that
-    does not (damaged pages end the scan); returns how many were kept."""
+def _salvage_table(old: sqlite3.Connection, db: sqlite3.Connection, table: str, key: str | None) -> int:
+    """Copy the rows of ``table`` that read, in its columns both files have; returns how many were
+    kept. A damaged page ends the scan; with a ``key``, the rows after it are then looked up one by
+    one."""
     try:
         cols = [r[1] for r in old.execute(f"PRAGMA table_info({table})")]
     except sqlite3.Error:
@@ -966,18 +1027,50 @@ def _salvage_table(old: sqlite3.Connection, db: sqlite3.Connection, table: str) 
     insert = f"INSERT OR {'REPLACE' if table == 'evenings' else 'IGNORE'} INTO {table} ({names}) " \
              f"VALUES ({', '.join('?' * len(cols))})"
     kept = 0
-    try:
-        for row in old.execute(f"SELECT {names} FROM {table}"):
-            values = dict(zip(cols, row))
-            if table == "games" and not _salvage_evening(db, values):
-                continue
-            try:
-                kept += db.execute(insert, row).rowcount > 0
-            except sqlite3.IntegrityError:  # damaged JSON, a value the schema refuses
-                continue
-    except sqlite3.DatabaseError as exc:  # "database disk image is malformed": the rest is lost
-        log.info("salvage of %s stopped after %d rows: %s", table, kept, exc)
+    for row in _readable_rows(old, table, names, key):
+        values = dict(zip(cols, row))
+        if table == "games" and not (_whole_setup(values.get("setup")) and _salvage_evening(db, values)):
+            continue  # as ``_check_existing`` would refuse it: the file would be moved aside at every start
+        try:
+            kept += db.execute(insert, row).rowcount > 0
+        except sqlite3.IntegrityError:  # damaged JSON, a value the schema refuses
+            continue
     return kept
+
+
+def _readable_rows(old: sqlite3.Connection, table: str, names: str, key: str | None):
+    """The rows of ``table`` (``names``' columns) that still read: scanned in ``key`` order, and past
+    a damaged page looked up by ``key`` one by one, up to the largest."""
+    last = 0
+    try:
+        order = f" ORDER BY {key}" if key else ""
+        for row in old.execute(f"SELECT {key or 0}, {names} FROM {table}{order}"):
+            last = row[0]
+            yield row[1:]
+        return
+    except sqlite3.DatabaseError as exc:  # "database disk image is malformed"
+        log.info("salvage of %s: a damaged page after %s %s: %s", table, key or "row", last, exc)
+    if key is None:
+        return
+    try:
+        (top,) = old.execute(f"SELECT MAX({key}) FROM {table}").fetchone()
+    except sqlite3.DatabaseError:
+        top = last + _PROBES
+    for k in range(int(last) + 1, min(int(top or 0), int(last) + _PROBES) + 1):
+        try:
+            row = old.execute(f"SELECT {names} FROM {table} WHERE {key} = ?", (k,)).fetchone()
+        except sqlite3.DatabaseError:
+            continue
+        if row is not None:
+            yield row
+
+
+def _whole_setup(setup) -> bool:
+    """Whether a game row's setup is a JSON object, as ``_check_existing`` asks."""
+    try:
+        return isinstance(json.loads(setup), dict)
+    except (TypeError, ValueError):
+        return False
 
 
 def _salvage_evening(db: sqlite3.Connection, game: dict) -> bool:

@@ -171,8 +171,11 @@ class Appliance:
             self.kept = self._read_only(cfg.state_dir)
         else:
             if store.moved_to is not None:  # the screen says so for 12 s; the journal keeps it for the operator
-                self.log.warning("the saved games could not be read: moved to %s, %s", store.moved_to,
-                                 "what still read is kept" if store.salvaged else "play starts fresh")
+                if store.salvaged:
+                    self.log.warning("the saved games were damaged: moved to %s, what still read of them kept",
+                                     store.moved_to)
+                else:
+                    self.log.warning("the saved games could not be read: moved to %s, play starts fresh", store.moved_to)
         start_language(store or self.kept, cfg.language)  # the language button's last choice, if the config kept its language
         driver = video_driver(cfg.display.driver, self.windowed)
         if driver is not None:

@@ -233,8 +233,8 @@ def test_a_damaged_store_whose_game_still_reads_resumes_it_and_says_so_in_every_
             assert app.resume() and [a for a, _e in app.session.history] == [{"announce": 54}]  # up to the damage
             return app.message
 
-    assert_said(provoke, caplog, "The saved games were damaged (the file is damaged). What could still be read "
-                "was kept; the file was put aside for the staff.", "game logs cut short", "broken-")
+    assert_said(provoke, caplog, "The file of saved games was damaged. What could still be read was kept; the "
+                "file was put aside for the staff.", "game logs cut short", "broken-")
 
 
 # -- a bug in the kiosk -------------------------------------------------------------------------

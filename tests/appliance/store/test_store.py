@@ -315,6 +315,108 @@ def test_a_store_cut_short_after_its_game_keeps_the_game_and_its_evening(tmp_pat
         assert saved.announced == 2 and s.image("reference") is None
 
 
+def games_store(directory: Path, n: int = 60) -> None:
+    """``n`` games of two actions each, their setups named G1, G2, ... (to find their pages)."""
+    with Store.open(directory) as s:
+        for g in range(1, n + 1):
+            game = s.start_game({"game": "maexle", "players": [f"G{g}", "Bo"], "pad": "x" * 150})
+            s.record(game, {"announce": 31}, [])
+            s.record(game, {"announce": 32}, [])
+
+
+def test_a_damaged_page_among_the_games_loses_only_the_games_on_it(tmp_path):
+    # Once the scan stopped at the damaged page: every newer game, tonight's unfinished one too, lost.
+    games_store(tmp_path)
+    path = tmp_path / FILENAME
+    data = bytearray(path.read_bytes())
+    page = data.index(b'"G2"') // 4096 * 4096
+    data[page:page + 4096] = bytes(4096)
+    path.write_bytes(bytes(data))
+    with Store.open(tmp_path) as s:
+        assert "What could still be read was kept" in s.notice
+        names = [json.loads(setup)["players"][0] for (setup,) in s.db.execute("SELECT setup FROM games ORDER BY id")]
+        assert "G2" not in names and names[-1] == "G60" and len(names) > 40
+        assert s.unfinished().setup["players"][0] == "G60" and len(s.unfinished().actions) == 2
+
+
+def test_a_header_that_claims_a_huge_file_is_salvaged_without_making_one(tmp_path):
+    make_good_store(tmp_path)
+    path = tmp_path / FILENAME
+    data = bytearray(path.read_bytes()[:len(path.read_bytes()) // 2])
+    data[28:32] = (500_000).to_bytes(4, "big")  # 2 GB of pages, the header still vouching for it
+    path.write_bytes(bytes(data))
+    # Once padded in memory: a MemoryError on a Pi (here under a 1.5 GB limit), 2 GB written to the card.
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000,) * 2); "
+            "from appliance.store import Store; s = Store.open(sys.argv[1]); "
+            "assert s.moved_to is not None and s.unfinished() is not None, s.notice")
+    run = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parents[3],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert not list(tmp_path.glob(".salvage-*")) and path.stat().st_size < 10_000_000
+
+
+def test_a_plug_pulled_during_the_salvage_leaves_the_damaged_file_in_place_and_it_is_salvaged_again(tmp_path):
+    import subprocess
+    import sys
+
+    make_good_store(tmp_path)
+    path = tmp_path / FILENAME
+    bad_json_row(path, seq=51)
+    damaged = path.read_bytes()
+    code = ("import os, sys; from appliance import store; "
+            "store._salvage_from = lambda *a: os.kill(os.getpid(), 9); store.Store.open(sys.argv[1])")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parents[3])
+    assert path.read_bytes() == damaged  # untouched: the next start tries again
+    with Store.open(tmp_path) as s:
+        assert "What could still be read was kept" in s.notice and len(s.unfinished().actions) == 50
+    assert not list(tmp_path.glob(".salvage-*"))
+
+
+def test_a_plug_pulled_between_moving_the_damaged_file_aside_and_putting_the_salvage_in_place_loses_nothing(
+        tmp_path):
+    from appliance import store as store_module
+
+    make_good_store(tmp_path)
+    path = tmp_path / FILENAME
+    bad_json_row(path, seq=51)
+    assert store_module._salvage(path, 0.0)
+    store_module._move_aside(path, 0.0)  # and the plug is pulled
+    with Store.open(tmp_path) as s:
+        assert len(s.unfinished().actions) == 50
+    assert not list(tmp_path.glob(".salvage-*"))
+
+
+def test_a_game_row_the_check_refuses_is_left_out_of_the_salvage_not_moved_aside_at_every_start(tmp_path):
+    games_store(tmp_path, 3)
+    path = tmp_path / FILENAME
+    db = sqlite3.connect(path)
+    db.execute("""UPDATE games SET setup = '["maexle"]' WHERE id = 2""")
+    db.commit()
+    db.close()
+    with Store.open(tmp_path) as s:
+        assert "What could still be read was kept" in s.notice
+        assert [g for (g,) in s.db.execute("SELECT id FROM games")] == [1, 3]
+    with Store.open(tmp_path) as s:
+        assert s.notice is None and s.moved_to is None
+
+
+def test_a_disk_too_full_for_the_salvage_changes_nothing_and_says_so(tmp_path, monkeypatch):
+    from appliance import store as store_module
+
+    make_good_store(tmp_path)
+    path = tmp_path / FILENAME
+    bad_json_row(path, seq=51)
+    damaged = path.read_bytes()
+
+    def full(*_args):
+        raise sqlite3.OperationalError("database or disk is full")
+    monkeypatch.setattr(store_module, "_salvage_from", full)
+    with pytest.raises(StoreError, match="no room to keep what still reads of them"):
+        Store.open(tmp_path)
+    assert path.read_bytes() == damaged and not list(tmp_path.glob(FILENAME + ".broken-*"))
+    assert not list(tmp_path.glob(".salvage-*"))
+
+
 def test_a_store_whose_first_creation_was_cut_off_by_a_pulled_plug_is_made_without_a_notice(tmp_path):
     """The first boot dies between opening the new file and writing its tables: no game was ever
     saved, so there is nothing to report; the file (SQLite, no tables, no mark) is simply made."""
