@@ -20,6 +20,7 @@ light, the taught dice).
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 
@@ -58,8 +59,12 @@ def missing_state_dir(state_dir: Path) -> str:
     """Why ``state_dir`` is mistyped, or "": its folder does not exist. The kiosk makes the state
     directory itself as systemd's StateDirectory= would, one level, never a path of folders: a
     typo there would start a fresh store, and a bar would think its games and taught dice lost."""
+    if state_dir.is_symlink() and not state_dir.exists():
+        return f"state_dir {state_dir} is a link to {os.readlink(state_dir)}, which does not exist"
     if state_dir.exists() or state_dir.parent.is_dir():
         return ""
+    if state_dir.parent.exists():
+        return f"state_dir {state_dir}: {state_dir.parent} is a file, not a folder"
     return (f"state_dir {state_dir}: its folder {state_dir.parent} does not exist (a mistyped path? "
             "the saved games would start afresh there)")
 

@@ -214,8 +214,13 @@ def check_state(state_dir: Path) -> str:
             raise Failed(f"{state_dir} writable, but its lock {lock.name} cannot be opened by this user "
                          f"({exc.strerror}): the kiosk plays without saving (sudo rm -r {lock})") from None
     store = state_dir / FILENAME
+    if store.is_symlink() and not store.exists():  # the kiosk cannot open it and plays without saving
+        raise Failed(f"{state_dir} writable, but {FILENAME} is a link to {os.readlink(store)}, which does not "
+                     f"exist: the kiosk plays without saving (sudo rm {store})")
     if not store.exists():
         return f"{state_dir} writable, {free_mb:.0f} MB free, no saved games yet"
+    if store.is_file() and store.stat().st_size == 0:
+        return ("warn", f"{state_dir} writable; {FILENAME} is empty: the kiosk will move it aside and start fresh")
     if store.is_dir():  # SQLite would say "disk I/O error"; teach, read and summary say it so
         return ("warn", f"{state_dir} writable; {FILENAME} is a folder, not the store's file: the kiosk will "
                         "move it aside and start fresh")
@@ -234,7 +239,8 @@ def check_state(state_dir: Path) -> str:
             db.close()
     except sqlite3.Error as exc:
         # A damaged store of ours (SQLITE_CORRUPT: a card cut it short) still has rows to keep.
-        then = "start fresh" if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" else "keep what still reads of it"
+        then = "start fresh" if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" else \
+            "keep whatever of it still reads"
         return ("warn", f"{state_dir} writable; {FILENAME} cannot be read ({exc}): the kiosk will move it "
                         f"aside and {then}")
     if app != APPLICATION_ID:
@@ -242,7 +248,7 @@ def check_state(state_dir: Path) -> str:
                         "aside and start fresh")
     if check != "ok":
         return ("warn", f"{state_dir} writable; {FILENAME} is damaged: the kiosk will move it aside and keep "
-                        "what still reads of it")
+                        "whatever of it still reads")
     return f"{state_dir} writable, {free_mb:.0f} MB free, {counted(games, 'saved game')}"
 
 

@@ -82,6 +82,18 @@ def test_a_state_dir_whose_folder_does_not_exist_is_a_config_error_and_nothing_i
     assert not (tmp_path / "nonexist").exists()
 
 
+def test_a_state_dir_under_a_file_or_linked_to_nothing_is_a_config_error_said_as_it_is(tmp_path, capsys):
+    (tmp_path / "afile").write_text("")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    for state, said in ((tmp_path / "afile" / "x", f"{tmp_path / 'afile'} is a file, not a folder"),
+                        (tmp_path / "dangling", f"is a link to {tmp_path / 'gone'}, which does not exist")):
+        cfg = tmp_path / "config.toml"
+        cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "synthetic"\n[display]\ndriver = "dummy"\n')
+        assert main(["kiosk", "--config", str(cfg)]) == 78
+        assert said in capsys.readouterr().err
+    assert not (tmp_path / "gone").exists()
+
+
 def test_a_missing_state_dir_in_an_existing_folder_is_made_and_the_journal_says_so(tmp_path):
     state = tmp_path / "state"
     status, out = _kiosk_until(tmp_path, "synthetic", lambda: (state / "dicetable.sqlite3").exists(), settle_s=0.5)

@@ -192,6 +192,19 @@ def test_a_folder_by_the_stores_name_is_said_as_a_folder_as_the_other_commands_s
     assert f"{FILENAME} is a folder, not the store's file: the kiosk will move it aside" in parts["state"][1]
 
 
+def test_a_store_that_is_a_link_to_nothing_fails_as_the_kiosk_would_play_unsaved(conf, capsys):
+    (conf.state / FILENAME).symlink_to(conf.state / "gone" / "games.db")
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
+    assert code == 1 and parts["state"][0] == "FAIL" and "a link to" in parts["state"][1]
+    assert "which does not exist: the kiosk plays without saving" in parts["state"][1]
+
+
+def test_an_empty_store_file_is_said_as_empty_as_the_kiosk_says_it(conf, capsys):
+    (conf.state / FILENAME).write_bytes(b"")
+    code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
+    assert code == 0 and parts["state"][0] == "warn" and f"{FILENAME} is empty" in parts["state"][1]
+
+
 def test_a_damaged_store_of_ours_is_said_to_keep_what_still_reads(conf, capsys):
     with Store.open(conf.state) as store:
         game = store.start_game({"game": "yacht", "players": ["Ann"], "rules": {}})
@@ -201,7 +214,7 @@ def test_a_damaged_store_of_ours_is_said_to_keep_what_still_reads(conf, capsys):
     data = path.read_bytes()
     path.write_bytes(data[:len(data) // 2])
     code, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
-    assert code == 0 and parts["state"][0] == "warn" and "keep what still reads of it" in parts["state"][1]
+    assert code == 0 and parts["state"][0] == "warn" and "keep whatever of it still reads" in parts["state"][1]
 
 
 def test_a_saved_games_file_this_user_cannot_write_fails_naming_the_file(conf, capsys, read_only):
