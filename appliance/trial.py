@@ -154,10 +154,12 @@ class TrialTable:
         self._key: tuple | None = None       # the wait last seen (None: not playing)
         self._handled: tuple | None = None   # the last (game, action time) ordered for
         self._last_kind = ""
-        # The Mäxle dice under the cup, and what the receiver would shake if they believe: as kept
-        # before a restart, if they were.
-        self._under_cup, self._believer = self._kept_cup()
+        # The Mäxle dice under the cup, and what the receiver would shake if they believe.
+        self._under_cup: tuple[int, ...] = ()
+        self._believer: tuple[int, ...] = ()
         self._covered = False  # this table put its cup down (after a restart, over the dice kept)
+        self._kept = self._kept_cup()  # as kept before a restart, until the first order takes them up
+        self._resumed: set[str] = set()  # which of them the first order after a restart keeps
         self._peek = ""  # the peek to show once nothing else is on screen (the players read that first)
         self._believing = False  # the receiver's shake was shown as they chose to believe
         self._shown = ""  # the peek on the message line now, if it is still there
@@ -235,7 +237,9 @@ class TrialTable:
             if need.kind in ("roll", "reroll") and need.dice:
                 return Order("throw", self._dice(need.dice), self._mishap())
             return Order("wait")
-        if need.kind == "lift":  # after a restart too: the dice peeked before it (``_kept_cup``)
+        if self._kept is not None:
+            self._resume_cup(s)
+        if need.kind == "lift":  # after a restart too: the dice peeked before it (``_resume_cup``)
             values = self._believer if need.step == "self_reveal" else self._under_cup
             return Order("lift", values or self._dice(2))
         if not fresh:
@@ -252,8 +256,10 @@ class TrialTable:
             self._under_cup = self._under_cup or self._dice(2)
             order = Order("cover", self._under_cup)
         # Drawn now, shown only once they believe: a receiver who saw their shake first would decide
-        # on what no real receiver knows.
-        self._believer = self._dice(2)
+        # on what no real receiver knows. (After a restart, the one they may have seen before it.)
+        if not (self._resumed & {"believer"} and self._believer):
+            self._believer = self._dice(2)
+        self._resumed.clear()
         self._covered = self._covered or order is not None
         self._keep_cup()
         return order
@@ -270,8 +276,11 @@ class TrialTable:
         return ("off_tray", "cocked")[(self._mishaps_made - 1) % 2]
 
     def _shake(self) -> Order:
-        """A round opens: the holder shakes the cup and peeks."""
-        self._under_cup = self._dice(2)
+        """A round opens: the holder shakes the cup and peeks (after a restart, at what they peeked
+        before it)."""
+        if not (self._resumed & {"under"} and self._under_cup):
+            self._under_cup = self._dice(2)
+        self._resumed.clear()
         self._believer = ()
         self._covered = True
         self._keep_cup()
@@ -284,24 +293,53 @@ class TrialTable:
         store = self.app.store
         if store is None:
             return
+        s = self.app.session
+        at, need = (len(s.history), s.need.kind) if s is not None else (0, "")
         try:
-            store.save_settings({CUP_KEY: json.dumps({"under": self._under_cup, "believer": self._believer})})
+            store.save_settings({CUP_KEY: json.dumps({"under": self._under_cup, "believer": self._believer,
+                                                      "at": at, "need": need})})
         except Exception as exc:  # the game is saved apart; only a restart's lift is at stake
             log.warning("the trial table's cup could not be kept: %s", exc)
 
-    def _kept_cup(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(under the cup, the receiver's shake) as ``_keep_cup`` kept them, or two () (none kept,
-        no store, or damaged: new dice are drawn then)."""
+    def _kept_cup(self) -> tuple[tuple[int, ...], tuple[int, ...], int, str] | None:
+        """(under the cup, the receiver's shake, the game's actions then, what it waited for then)
+        as ``_keep_cup`` kept them, or None (none kept, no store, or damaged: new dice are drawn then)."""
         store = self.app.store or getattr(self.app, "read_only", None)
         try:
-            kept = json.loads(store.setting(CUP_KEY) or "{}") if store is not None else {}
-            dice = tuple(tuple(kept.get(k) or ()) for k in ("under", "believer"))
-            if all(len(d) in (0, 2) and all(type(v) is int and 1 <= v <= 6 for v in d) for d in dice):
-                return dice
-            raise ValueError(f"not two dice: {kept}")
+            text = store.setting(CUP_KEY) if store is not None else None
+            if not text:
+                return None
+            kept = json.loads(text)
+            under, believer = (tuple(kept.get(k) or ()) for k in ("under", "believer"))
+            if not all(len(d) in (0, 2) and all(type(v) is int and 1 <= v <= 6 for v in d) for d in (under, believer)):
+                raise ValueError(f"not two dice: {kept}")
+            return under, believer, int(kept.get("at", -1)), str(kept.get("need", ""))
         except Exception as exc:
             log.warning("the trial table's kept cup cannot be used: %s", exc)
-            return (), ()
+            return None
+
+    def _resume_cup(self, s) -> None:
+        """The first order after a restart takes up the kept cup, followed through the actions
+        taken since it was kept (a plug can be pulled before the table keeps the next): an
+        announcement keeps the dice under the cup, or, made by a receiver who believed, puts their
+        shake there; a reveal lifts the cup over the same dice. Anything else ended the round: new
+        dice then, as for any round."""
+        (under, believer, at, need), self._kept = self._kept, None
+        if not 0 <= at <= len(s.history):
+            return
+        for action, _events in s.history[at:]:
+            if "announce" in action and need in ("announce", "decide"):
+                if need == "decide":  # a receiver believed, shook and announced
+                    if not believer:
+                        return
+                    under, believer = believer, ()
+                need = "decide"
+            elif ("reveal" in action or "self_reveal" in action) and need == "decide":
+                need = "lift"
+            else:
+                return
+        self._under_cup, self._believer = under, believer
+        self._resumed = {"under", "believer"}
 
 
 def keep_for(dice: tuple[int, ...], category: str) -> tuple[int, ...]:

@@ -218,6 +218,48 @@ def test_after_a_pulled_plug_the_trial_table_lifts_the_dice_peeked_before_it(tmp
         assert sorted(t.rolls()[0]) == sorted(under)
 
 
+def test_after_a_pulled_plug_the_opener_and_the_receiver_see_the_dice_they_saw_before_it(tmp_path):
+    from appliance.store import Store
+    from appliance.table.base import dice_text
+
+    with Store.open(tmp_path) as store:
+        t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen, store=store)
+        t.frames(int(3 * FPS))
+        under = t.source.actions[-1].values  # Ann peeked; the plug is pulled before she announces
+    with Store.open(tmp_path) as store:
+        t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen, store=store, seed=6)
+        t.frames(int(3 * FPS))
+        assert t.source.actions[-1] == Order("cover", under)
+        t.app.act({"announce": 31})
+        t.frames(2)
+        shake = t.table._believer  # Bo's, seen as he chose to believe; the plug is pulled
+    with Store.open(tmp_path) as store:
+        t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen, store=store, seed=7)
+        t.frames(int(2 * FPS))
+        t.app.banner, t.app.banners = None, type(t.app.banners)()
+        t.app.choose("believe")
+        t.frames(1)
+        assert t.app.message == f"You shook: {dice_text(shake)} (only you peek)"
+
+
+def test_a_believers_announcement_the_table_had_no_frame_to_keep_still_lifts_their_shake(tmp_path):
+    from appliance.store import Store
+
+    with Store.open(tmp_path) as store:
+        t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen, store=store)
+        t.frames(int(3 * FPS))
+        t.app.act({"announce": 31})
+        t.frames(2)
+        shake = t.table._believer
+        t.app.act({"announce": 32})  # Bo believed, shook and announced: the plug goes at once
+    with Store.open(tmp_path) as store:
+        t = Trial("maexle", ["Ann", "Bo", "Cy"], reader=Seen, store=store, seed=6)
+        t.frames(2)
+        t.app.act({"reveal": True})  # Cy calls Bo's bluff: the cup holds Bo's shake
+        t.until(lambda: t.rolls())
+        assert sorted(t.rolls()[0]) == sorted(shake)
+
+
 def test_the_trial_table_throws_nothing_while_the_menu_is_open():
     t = Trial("biscuit", ["Ann", "Bo", "Cy"])
     t.app.screen = "menu"
