@@ -208,22 +208,26 @@ def test_a_store_that_fails_takes_the_action_back():
     assert s.need.kind == "announce" and s.game.in_effect == []
 
 
+class FillsUp:
+    """A store whose card is full while ``full``: every record raises the OSError an SD card gives."""
+
+    def __init__(self, full: bool = False) -> None:
+        self.full = full
+
+    def start_game(self, setup):
+        return 1
+
+    def record(self, *a, **kw):
+        if self.full:
+            raise OSError(28, "No space left on device")
+        return 1
+
+
 def test_a_store_that_keeps_failing_logs_its_traceback_once_then_a_line_per_action_until_one_saves(caplog):
     """A full card under a table that re-throws: the journal once filled with two tracebacks a throw."""
     import logging
 
-    class FillsUp:
-        full = True
-
-        def start_game(self, setup):
-            return 1
-
-        def record(self, *a, **kw):
-            if self.full:
-                raise OSError(28, "No space left on device")
-            return 1
-
-    store = FillsUp()
+    store = FillsUp(full=True)
     s = Session.start({"game": "maexle", "players": ["Ann", "Bo"]}, store=store)
     with caplog.at_level(logging.ERROR, logger="appliance.session"):
         for _ in range(3):
@@ -239,17 +243,6 @@ def test_a_store_that_keeps_failing_logs_its_traceback_once_then_a_line_per_acti
 def test_an_undo_the_store_cannot_save_takes_back_nothing_else():
     """Taking back a failed save of an ``undo`` must not undo once more (a second action lost on
     screen while the log still has it)."""
-    class FillsUp:
-        full = False
-
-        def start_game(self, setup):
-            return 1
-
-        def record(self, *a, **kw):
-            if self.full:
-                raise OSError(28, "No space left on device")
-            return 1
-
     store = FillsUp()
     s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]}, store=store)
     for dice in ((3, 4), (1, 1), (6, 4)):
