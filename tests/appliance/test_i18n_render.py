@@ -382,10 +382,29 @@ def messages(state_dir) -> list[str]:
     (state_dir / "dicetable.sqlite3").write_bytes(b"not a database, a shopping list")
     with Store.open(state_dir) as store:
         notice = store.notice
+        store.record(store.start_game({"game": "maexle", "players": PLAYERS[:2]}), {"announce": 54}, [])
+    _damage_a_row(state_dir / "dicetable.sqlite3")
+    with Store.open(state_dir) as store:
+        kept = store.notice  # what still read of it was kept
+    # The trial table's peeks (appliance/trial.py, said on the play screen).
+    peeks = [_("Under the cup: {dice} (only you peek)").format(dice="6 6"),
+             _("You shook: {dice} (only you peek)").format(dice="6 6")]
     assert {p.code for p in problems} == set(PROBLEMS)
     setups = [setup_refusal_text(game, {"code": code, "player": PLAYERS[0]})
               for game in GAMES for code in SETUP_REFUSALS]
-    return said + [problem_text(p) for p in problems] + setups + [not_continued(), notice, games_not_saved()]
+    return said + peeks + [problem_text(p) for p in problems] + setups + [not_continued(), notice, kept,
+                                                                          games_not_saved()]
+
+
+def _damage_a_row(path) -> None:
+    """A game row of the store at ``path`` whose setup no longer parses: the rest still reads."""
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA ignore_check_constraints = ON")
+    db.execute("INSERT INTO games (evening_id, setup, started) VALUES (1, '{\"game\":', 0)")
+    db.commit()
+    db.close()
 
 
 def tour_messages(app: App, show, state_dir) -> None:
