@@ -241,6 +241,7 @@ class TrialTable:
             self._resume_cup(s)
         if need.kind == "lift":  # after a restart too: the dice peeked before it (``_resume_cup``)
             values = self._believer if need.step == "self_reveal" else self._under_cup
+            self._resumed.clear()  # the next round shakes afresh
             return Order("lift", values or self._dice(2))
         if not fresh:
             return None

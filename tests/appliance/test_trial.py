@@ -216,6 +216,8 @@ def test_after_a_pulled_plug_the_trial_table_lifts_the_dice_peeked_before_it(tmp
             t.app.act({"reveal": True})
         t.until(lambda: t.rolls())
         assert sorted(t.rolls()[0]) == sorted(under)
+        t.until(lambda: t.app.session.need.kind == "announce" and t.source.actions[-1].kind == "cover")
+        assert t.table._under_cup == t.source.actions[-1].values != under  # the next round shakes afresh
 
 
 def test_after_a_pulled_plug_the_opener_and_the_receiver_see_the_dice_they_saw_before_it(tmp_path):
