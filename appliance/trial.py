@@ -159,7 +159,7 @@ class TrialTable:
         self._believer: tuple[int, ...] = ()
         self._covered = False  # this table put its cup down (after a restart, over the dice kept)
         self._kept = self._kept_cup()  # as kept before a restart, until the first order takes them up
-        self._resumed: set[str] = set()  # which of them the first order after a restart keeps
+        self._resumed = False  # the first order after a restart keeps them (``_resume_cup``)
         self._peek = ""  # the peek to show once nothing else is on screen (the players read that first)
         self._believing = False  # the receiver's shake was shown as they chose to believe
         self._shown = ""  # the peek on the message line now, if it is still there
@@ -241,7 +241,7 @@ class TrialTable:
             self._resume_cup(s)
         if need.kind == "lift":  # after a restart too: the dice peeked before it (``_resume_cup``)
             values = self._believer if need.step == "self_reveal" else self._under_cup
-            self._resumed.clear()  # the next round shakes afresh
+            self._resumed = False  # the next round shakes afresh
             return Order("lift", values or self._dice(2))
         if not fresh:
             return None
@@ -258,9 +258,9 @@ class TrialTable:
             order = Order("cover", self._under_cup)
         # Drawn now, shown only once they believe: a receiver who saw their shake first would decide
         # on what no real receiver knows. (After a restart, the one they may have seen before it.)
-        if not (self._resumed & {"believer"} and self._believer):
+        if not (self._resumed and self._believer):
             self._believer = self._dice(2)
-        self._resumed.clear()
+        self._resumed = False
         self._covered = self._covered or order is not None
         self._keep_cup()
         return order
@@ -279,9 +279,9 @@ class TrialTable:
     def _shake(self) -> Order:
         """A round opens: the holder shakes the cup and peeks (after a restart, at what they peeked
         before it)."""
-        if not (self._resumed & {"under"} and self._under_cup):
+        if not (self._resumed and self._under_cup):
             self._under_cup = self._dice(2)
-        self._resumed.clear()
+        self._resumed = False
         self._believer = ()
         self._covered = True
         self._keep_cup()
@@ -340,7 +340,7 @@ class TrialTable:
             else:
                 return
         self._under_cup, self._believer = under, believer
-        self._resumed = {"under", "believer"}
+        self._resumed = True
 
 
 def keep_for(dice: tuple[int, ...], category: str) -> tuple[int, ...]:
