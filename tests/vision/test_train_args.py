@@ -56,3 +56,11 @@ def test_a_small_dice_share_outside_zero_to_one_is_refused_at_once(capsys, share
         parse(["--small-dice", share])
     assert stop.value.code == 2 and "--small-dice: a share is 0-1" in capsys.readouterr().err
     assert parse(["--small-dice", "0.3"]).small_dice == 0.3 and parse([]).small_dice == 0.0
+
+
+@pytest.mark.parametrize("share", ["1.5", "-0.1"])
+def test_a_mixstyle_share_outside_zero_to_one_is_refused_at_once(capsys, share):
+    with pytest.raises(SystemExit) as stop:
+        parse(["--mixstyle", share])
+    assert stop.value.code == 2 and "--mixstyle: a share is 0-1" in capsys.readouterr().err
+    assert parse(["--mixstyle", "0.5"]).mixstyle == 0.5 and parse([]).mixstyle == 0.0

@@ -67,6 +67,50 @@ def mixed_loss(loss_fn, out: torch.Tensor, ya: torch.Tensor, yb: torch.Tensor, l
     return lam * loss_fn(out, ya) + (1 - lam) * loss_fn(out, yb)
 
 
+MIXSTYLE_ALPHA = 0.1  # Beta(alpha, alpha) of MixStyle's weights: most mixes lean to one crop's style
+MIXSTYLE_LAYERS = (0, 1, 2)  # the face reader's first convolutions: style lives early, content later
+
+
+class MixStyle:
+    """MixStyle (Zhou et al. 2021, "Domain generalization with MixStyle"): in training, with
+    probability ``p`` per batch, each crop's early feature maps are given a style between its own and
+    another crop's of the batch: their per-channel means and spreads over the map mixed with weights
+    ~ Beta(``MIXSTYLE_ALPHA``, same), the normalised maps kept. A camera's contrast, sharpness and
+    texture are such statistics, so the face reader learns pips under styles between its sources'
+    rather than each source's own. Forward hooks on ``FaceNet.features[i]``, ``MIXSTYLE_LAYERS``:
+    nothing changes in the network's weights or export, and eval mode is untouched."""
+
+    def __init__(self, net: FaceNet, p: float, rng: np.random.Generator):
+        self.p, self.rng = p, rng
+        self.handles = [net.features[i].register_forward_hook(self._hook) for i in MIXSTYLE_LAYERS] if p else []
+        self.active = False
+
+    def next_batch(self) -> None:
+        """Draw whether the coming batch is mixed: one draw, partner and weight for all its layers
+        (the paper draws them at each layer; here a crop keeps one style through the early layers)."""
+        self.active = bool(self.p) and bool(self.rng.random() < self.p)
+        self.order = None
+
+    def _hook(self, module, inputs, out: torch.Tensor):
+        if not (module.training and self.active) or len(out) < 2:
+            return None
+        if self.order is None:  # one partner and weight per crop, the same at every layer
+            self.order = torch.from_numpy(self.rng.permutation(len(out)))
+            self.lam = torch.from_numpy(self.rng.beta(MIXSTYLE_ALPHA, MIXSTYLE_ALPHA, (len(out), 1, 1, 1))
+                                        .astype(np.float32))
+        return mix_style(out, self.order, self.lam)
+
+
+def mix_style(x: torch.Tensor, order: torch.Tensor, lam: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
+    """x: (N, C, H, W) float32 feature maps; each crop's normalised maps given the style
+    ``lam * own + (1 - lam) * order's``: per-channel mean and spread over H, W (detached, so no
+    gradient runs through the statistics). order: (N,) int64 a permutation; lam: (N, 1, 1, 1)."""
+    mu = x.mean((2, 3), keepdim=True).detach()
+    sigma = (x.var((2, 3), keepdim=True) + eps).sqrt().detach()
+    normed = (x - mu) / sigma
+    return normed * (lam * sigma + (1 - lam) * sigma[order]) + lam * mu + (1 - lam) * mu[order]
+
+
 def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> torch.Tensor:
     """CenterNet's focal loss (``vision.train.finder_fit.focal``) of (N, 16, 16) pip map logits
     against their targets ``heat``, over the crops whose pips are ``known`` (N,) 0/1."""
@@ -76,7 +120,7 @@ def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> tor
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
           label_smoothing: float = 0.0, mixup: float = 0.0, pips: float = 0.0, ema: float = 0.0,
-          small: float = 0.0, log=print) -> FaceNet:
+          small: float = 0.0, mixstyle: float = 0.0, log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
@@ -89,13 +133,17 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     step's weights: an average over the last ~1 / (1 - ema) steps sits in a flatter part of the
     loss than any one step, which is meant to carry better to dice it never saw. ``small``: the share
     of crops also seen as from a die of 10-24 px (``vision.train.face_data.small_die``; 0: none).
-    Returns it in eval mode. Raises ValueError for mixup with teachers or with pips, or an ema outside [0, 1)."""
+    ``mixstyle``: the share of batches whose early feature styles are mixed between crops
+    (``MixStyle``; 0: none). Returns it in eval mode. Raises ValueError for mixup with teachers or
+    with pips, an ema outside [0, 1) or a mixstyle share outside [0, 1]."""
     if mixup and teachers:
         raise ValueError("mixup and teachers do not go together: the teachers never saw blended crops")
     if mixup and pips:
         raise ValueError("mixup and the pip map do not go together: a blend of two crops has no pips of its own")
     if not 0 <= ema < 1:
         raise ValueError(f"ema is a decay per step in [0, 1), not {ema}")
+    if not 0 <= mixstyle <= 1:
+        raise ValueError(f"mixstyle is a share of batches in [0, 1], not {mixstyle}")
     torch.manual_seed(seed)
     mix_rng = np.random.default_rng([seed, 11])
     net = FaceNet(widths) if widths else FaceNet()
@@ -107,11 +155,14 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=label_smoothing)
     averaged = (torch.optim.swa_utils.AveragedModel(net, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema),
                                                     use_buffers=True) if ema else None)
+    # Hooked after the average's copy is made, so the returned network carries no hooks.
+    styles = MixStyle(net, mixstyle, np.random.default_rng([seed, 12]))
     for epoch in range(epochs):
         data.epoch = epoch
         net.train()
         t0, total, pip_total, right, n = time.time(), 0.0, 0.0, 0, 0
         for x, y, heat, known in loader:
+            styles.next_batch()
             if mixup:
                 x, other, lam = mixed(x, y, mixup, mix_rng)
             out, pip_map = net.with_pips(x)
@@ -139,6 +190,8 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
         pip_note = f", pip map {pip_total / n:.4f}" if pips else ""
         log(f"face epoch {epoch + 1}/{epochs}: loss {total / n:.4f}{pip_note}, accuracy {right / n:.2%}, "
             f"{time.time() - t0:.0f} s")
+    for handle in styles.handles:
+        handle.remove()
     return (averaged.module if averaged is not None else net).eval()
 
 

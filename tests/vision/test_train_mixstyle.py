@@ -1,0 +1,45 @@
+"""The face reader's early feature styles mixed between crops in training
+(``vision.train.face_fit.MixStyle``); needs the ``[train]`` extra."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from vision.train.face_fit import mix_style  # noqa: E402
+
+
+def _maps(seed: int) -> torch.Tensor:
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(4, 3, 8, 8, generator=g) * torch.tensor([1.0, 3.0, 0.5]).view(1, 3, 1, 1) + 2.0
+
+
+def test_a_crop_mixed_wholly_with_itself_is_unchanged():
+    x = _maps(0)
+    assert torch.allclose(mix_style(x, torch.arange(4), torch.ones(4, 1, 1, 1)), x, atol=1e-4)
+
+
+def test_a_crop_mixed_wholly_with_another_takes_its_style_and_keeps_its_content():
+    x, order = _maps(1), torch.tensor([1, 2, 3, 0])
+    out = mix_style(x, order, torch.zeros(4, 1, 1, 1))
+    assert torch.allclose(out.mean((2, 3)), x[order].mean((2, 3)), atol=1e-4)
+    assert torch.allclose(out.std((2, 3)), x[order].std((2, 3)), atol=1e-3)
+    own = (x - x.mean((2, 3), keepdim=True)) / x.std((2, 3), keepdim=True)
+    theirs = (out - out.mean((2, 3), keepdim=True)) / out.std((2, 3), keepdim=True)
+    assert torch.allclose(own, theirs, atol=1e-3)
+
+
+def test_a_face_reader_trained_with_mixed_styles_differs_and_is_returned_without_hooks(train_tiny_face):
+    from vision.faces import CLASSES, CROP
+
+    plain, mixed = train_tiny_face(), train_tiny_face(mixstyle=1.0)
+    assert not mixed.training and not any(m._forward_hooks for m in mixed.modules())
+    assert mixed(torch.zeros(2, 3, CROP, CROP)).shape == (2, CLASSES)
+    assert any(not torch.equal(a, b) for a, b in zip(plain.state_dict().values(), mixed.state_dict().values()))
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5])
+def test_a_share_outside_zero_to_one_is_refused_before_any_training(share):
+    from vision.train.face_fit import train
+
+    with pytest.raises(ValueError, match="mixstyle is a share"):
+        train([], [], [], epochs=1, per_epoch=1, seed=0, mixstyle=share)
