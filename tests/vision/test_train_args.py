@@ -64,3 +64,12 @@ def test_a_mixstyle_share_outside_zero_to_one_is_refused_at_once(capsys, share):
         parse(["--mixstyle", share])
     assert stop.value.code == 2 and "--mixstyle: a share is 0-1" in capsys.readouterr().err
     assert parse(["--mixstyle", "0.5"]).mixstyle == 0.5 and parse([]).mixstyle == 0.0
+
+
+def test_a_randconv_share_outside_zero_to_one_or_with_teachers_is_refused_at_once(capsys):
+    for argv, said in ((["--randconv", "1.5"], "--randconv: a share is 0-1"),
+                       (["--randconv", "0.5", "--teacher", "t.onnx"], "--randconv and --teacher")):
+        with pytest.raises(SystemExit) as stop:
+            parse(argv)
+        assert stop.value.code == 2 and said in capsys.readouterr().err
+    assert parse(["--randconv", "0.5"]).randconv == 0.5 and parse([]).randconv == 0.0

@@ -151,6 +151,8 @@ def parse(argv) -> argparse.Namespace:
                         help="share of the face reader's crops also seen as from a die of 10-24 px (0: none)")
     parser.add_argument("--mixstyle", type=float, default=0.0, metavar="SHARE",
                         help="share of the face reader's batches whose early feature styles are mixed between crops (0: none)")
+    parser.add_argument("--randconv", type=float, default=0.0, metavar="SHARE",
+                        help="share of the face reader's batches seen through a random filter (0: none)")
     parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
     parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
                         help="leave a photo source out of training (to measure a source never seen)")
@@ -166,7 +168,9 @@ def parse(argv) -> argparse.Namespace:
         parser.error(f"--mixup: alpha is 0 (none) or more, not {args.mixup}")
     if args.mixup and args.teacher:
         parser.error("--mixup and --teacher do not go together: the teachers never saw blended crops")
-    for name in ("finder_slant", "finder_mosaic", "small_dice", "mixstyle"):
+    if args.randconv and args.teacher:
+        parser.error("--randconv and --teacher do not go together: the teachers never saw filtered crops")
+    for name in ("finder_slant", "finder_mosaic", "small_dice", "mixstyle", "randconv"):
         if not 0 <= getattr(args, name) <= 1:
             parser.error(f"--{name.replace('_', '-')}: a share is 0-1, not {getattr(args, name)}")
     if args.pips < 0:
@@ -220,7 +224,8 @@ def _train_face(args, finder, items, log, report):
     return face_fit.train(items, specs, weights, epochs=args.face_epochs, per_epoch=args.crops, seed=args.seed,
                           widths=args.face_widths, teachers=teachers, label_smoothing=args.label_smoothing,
                           mixup=args.mixup, pips=args.pips, ema=args.ema,
-                          small=args.small_dice, mixstyle=args.mixstyle, log=log)
+                          small=args.small_dice, mixstyle=args.mixstyle,
+                          randconv=args.randconv, log=log)
 
 
 def _calibrate(args, finder, face, calib, log, report: dict):

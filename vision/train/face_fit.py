@@ -111,6 +111,32 @@ def mix_style(x: torch.Tensor, order: torch.Tensor, lam: torch.Tensor, eps: floa
     return normed * (lam * sigma + (1 - lam) * sigma[order]) + lam * mu + (1 - lam) * mu[order]
 
 
+RANDCONV_SIZES = (1, 3, 5)  # px: kernels no wider than a small die's pip gap, so pips stay apart
+
+
+def random_filter(rng: np.random.Generator) -> tuple[torch.Tensor, float]:
+    """A random (3, 3, k, k) float32 convolution, k one of ``RANDCONV_SIZES``, weights ~ N(0, 1 / (3
+    k^2)) (Xu et al. 2021, "Robustness via random convolutions"), and its blend weight ~ U(0, 1)."""
+    k = int(rng.choice(RANDCONV_SIZES))
+    w = rng.normal(0.0, 1.0 / math.sqrt(3 * k * k), (3, 3, k, k)).astype(np.float32)
+    return torch.from_numpy(w), float(rng.random())
+
+
+def rand_conv(x: torch.Tensor, kernel: torch.Tensor, alpha: float) -> torch.Tensor:
+    """RandConv: (N, 3, S, S) standardised crops blended with themselves through a random
+    convolution ``kernel`` ((3, 3, k, k), k odd), ``alpha`` of the crop kept; then, as the product
+    standardises (``vision.faces.standardise``), each channel's mean taken off, and the crop scaled
+    back to its own spread (a plain crop, divided by the product's least spread, stays faint). A
+    random filter keeps shapes (the pips) and changes colours, contrast and local texture at
+    random: the looks of cameras and dice the sources do not have."""
+    k = kernel.shape[-1]
+    filtered = torch.nn.functional.conv2d(torch.nn.functional.pad(x, [k // 2] * 4, mode="reflect"), kernel)
+    out = alpha * x + (1 - alpha) * filtered
+    out = out - out.mean((2, 3), keepdim=True)
+    spread = x.square().mean((1, 2, 3), keepdim=True).sqrt()
+    return out * spread / out.square().mean((1, 2, 3), keepdim=True).sqrt().clamp_min(1e-6)
+
+
 def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> torch.Tensor:
     """CenterNet's focal loss (``vision.train.finder_fit.focal``) of (N, 16, 16) pip map logits
     against their targets ``heat``, over the crops whose pips are ``known`` (N,) 0/1."""
@@ -120,7 +146,7 @@ def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> tor
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
           label_smoothing: float = 0.0, mixup: float = 0.0, pips: float = 0.0, ema: float = 0.0,
-          small: float = 0.0, mixstyle: float = 0.0, log=print) -> FaceNet:
+          small: float = 0.0, mixstyle: float = 0.0, randconv: float = 0.0, log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
@@ -134,18 +160,24 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     loss than any one step, which is meant to carry better to dice it never saw. ``small``: the share
     of crops also seen as from a die of 10-24 px (``vision.train.face_data.small_die``; 0: none).
     ``mixstyle``: the share of batches whose early feature styles are mixed between crops
-    (``MixStyle``; 0: none). Returns it in eval mode. Raises ValueError for mixup with teachers or
-    with pips, an ema outside [0, 1) or a mixstyle share outside [0, 1]."""
+    (``MixStyle``; 0: none). ``randconv``: the share of batches seen through a random filter
+    (``rand_conv``; 0: none; not with teachers, which never saw them). Returns it in eval mode.
+    Raises ValueError for mixup or randconv with teachers, mixup with pips, an ema outside [0, 1)
+    or a mixstyle or randconv share outside [0, 1]."""
     if mixup and teachers:
         raise ValueError("mixup and teachers do not go together: the teachers never saw blended crops")
     if mixup and pips:
         raise ValueError("mixup and the pip map do not go together: a blend of two crops has no pips of its own")
     if not 0 <= ema < 1:
         raise ValueError(f"ema is a decay per step in [0, 1), not {ema}")
-    if not 0 <= mixstyle <= 1:
-        raise ValueError(f"mixstyle is a share of batches in [0, 1], not {mixstyle}")
+    for name, share in (("mixstyle", mixstyle), ("randconv", randconv)):
+        if not 0 <= share <= 1:
+            raise ValueError(f"{name} is a share of batches in [0, 1], not {share}")
+    if randconv and teachers:
+        raise ValueError("randconv and teachers do not go together: the teachers never saw filtered crops")
     torch.manual_seed(seed)
     mix_rng = np.random.default_rng([seed, 11])
+    filter_rng = np.random.default_rng([seed, 13])
     net = FaceNet(widths) if widths else FaceNet()
     data = Crops(items, specs, weights, per_epoch, seed, small)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1)
@@ -163,6 +195,8 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
         t0, total, pip_total, right, n = time.time(), 0.0, 0.0, 0, 0
         for x, y, heat, known in loader:
             styles.next_batch()
+            if randconv and filter_rng.random() < randconv:
+                x = rand_conv(x, *random_filter(filter_rng))
             if mixup:
                 x, other, lam = mixed(x, y, mixup, mix_rng)
             out, pip_map = net.with_pips(x)
