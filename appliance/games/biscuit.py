@@ -173,24 +173,33 @@ class Biscuit(Game):
             count = 2 if lo == hi else 1  # seed: "Ja tiek mests 3-3, Biskvītam ir jāizdzer divi dzērieni"
             code, what = ("biscuit.3-3", "a double 3") if lo == hi else ("biscuit.3", "a 3")
             events = [self._rolled(dice, "reign", f"{what}: {roller} drinks {count}, the Biscuit steps down", row)]
-            return events + self._dethrone(roller, count, f"{row}: {what}, {me} drinks {count} and stops being "
-                                           "the Biscuit", code)
+            return events + self._dethrone(roller, count, f"{row}: {what}, {self._steps_down(roller, count)}", code)
         if lo == hi:  # 2-2 .. 5-5; under combined = both 3-3 also ends the reign
             return self._reign_doubles(dice, row, roller, lo)
         if (lo, hi) == (1, 2):
             s.update(phase="pick", pick={"for": "duel", "count": 1, "repeats": False})
             return [self._rolled(dice, "reign", f"duel: {roller} picks a challenger", row)]
         if lo + hi == 7:
-            return self._reign_thumbs(dice, row, roller, me, lo)
+            return self._reign_thumbs(dice, row, roller, lo)
         if lo + hi == 9 or (lo, hi) in ((4, 6), (5, 6)):
             return self._reign_drinks(dice, row, roller, me, lo, hi)
         assert (lo, hi) in _NOTHING, row
         return [self._rolled(dice, "reign", "nothing: roll again", row)] + self._next_roll()
 
+    def _steps_down(self, roller: str, count: int) -> str:
+        """The log's words for a 3 (RULES.md §2, "any 3"): the roller drinks ``count`` and the
+        Biscuit stops being the Biscuit; under the reign's switch ``roller = rotate`` (RULES.md §2)
+        they are two players, and the log names both."""
+        biscuit = self._state["biscuit"]
+        if roller == biscuit:
+            return f"the Biscuit drinks {count} and stops being the Biscuit"
+        return f"{roller} (rolling for the Biscuit) drinks {count} and {biscuit} stops being the Biscuit"
+
     def _reign_doubles(self, dice: list[int], row: str, roller: str, lo: int) -> list[dict]:
         """2-2 .. 5-5 (and 3-3 under combined = both): the roller picks that many players."""
         s = self._state
-        then = ", then drinks 2 and stops being the Biscuit" if lo == 3 else ""
+        then = (", then drinks 2 and the Biscuit steps down" if roller != s["biscuit"]
+                else ", then drinks 2 and stops being the Biscuit") if lo == 3 else ""
         hand_out = self._rules["doubles"] == "hand_out"
         seated = len(self._players)
         if not hand_out and seated <= lo:
@@ -206,13 +215,12 @@ class Biscuit(Game):
         s.update(phase="pick", pick={"for": "doubles", "count": lo, "repeats": hand_out})
         return events
 
-    def _reign_thumbs(self, dice: list[int], row: str, roller: str, me: str, lo: int) -> list[dict]:
+    def _reign_thumbs(self, dice: list[int], row: str, roller: str, lo: int) -> list[dict]:
         """1-6, 2-5, 3-4: thumbs on foreheads. under combined = both 3-4 is also a 3: drink 1, stop,
         and the thumbs race names the new Biscuit at once."""
         events = [self._rolled(dice, "reign", "thumbs on foreheads: the last one is the new Biscuit", row)]
         if lo == 3:
-            events += self._dethrone(roller, 1, f"3-4: a 3, {me} drinks 1 and stops being the Biscuit",
-                                     "biscuit.3")
+            events += self._dethrone(roller, 1, f"3-4: a 3, {self._steps_down(roller, 1)}", "biscuit.3")
         self._state.update(phase="thumbs", player=None, roller=None)
         return events + [{"thumbs": True}]
 
@@ -224,8 +232,7 @@ class Biscuit(Game):
             events = [self._rolled(dice, "reign", f"{right} (right of {roller}) drinks 1", row)]
             events += self._drink(right, 1, f"{row}: the player to the right of {me} drinks", f"biscuit.{row}")
             if lo == 3:
-                return events + self._dethrone(roller, 1, f"3-6: a 3, {me} drinks 1 and stops being the Biscuit",
-                                               "biscuit.3")
+                return events + self._dethrone(roller, 1, f"3-6: a 3, {self._steps_down(roller, 1)}", "biscuit.3")
             return events + self._next_roll()
         if (lo, hi) == (4, 6):
             events = [self._rolled(dice, "reign", f"{roller} drinks 1", row)]
@@ -238,9 +245,8 @@ class Biscuit(Game):
     def _after_doubles(self, n: int) -> list[dict]:
         """After the picked players drank: 3-3 also costs the roller 2 and ends the reign."""
         if n == 3:
-            me = "the Biscuit" if self._state["roller"] == self._state["biscuit"] else self._state["roller"]
-            return self._dethrone(self._state["roller"], 2,
-                                  f"3-3: a double 3, {me} drinks 2 and stops being the Biscuit", "biscuit.3-3")
+            roller = self._state["roller"]
+            return self._dethrone(roller, 2, f"3-3: a double 3, {self._steps_down(roller, 2)}", "biscuit.3-3")
         return self._next_roll()
 
     def _pick(self, value: Any) -> list[dict]:

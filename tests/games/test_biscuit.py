@@ -342,6 +342,23 @@ def test_rotate_each_player_rolls_in_turn_counted_from_the_roller():
     assert g.expects["player"] == "Dee" and g.expects["step"] == "find"  # left of the old Biscuit
 
 
+@pytest.mark.parametrize("roll, picks, count", [([3, 1], [], 1), ([3, 6], [], 1), ([4, 3], [], 1),
+                                               ([3, 3], [["Ann", "Dee", "Eve"]], 2)])
+def test_rotate_a_3_names_the_roller_who_drinks_and_the_biscuit_who_steps_down(roll, picks, count):
+    g = crowned(roller="rotate")
+    play(g, {"roll": [1, 4]})  # Cy rolls nothing; Dee rolls next, Cy is still the Biscuit
+    ev = play(g, {"roll": roll}, *({"pick": p} for p in picks))
+    why = [d["why"] for d in of(ev, "drink") if d["player"] == "Dee"][-1]
+    assert f"Dee (rolling for the Biscuit) drinks {count} and Cy stops being the Biscuit" in why
+    assert g.biscuit is None
+
+
+def test_the_biscuit_rolling_a_3_drinks_and_stops_being_the_biscuit_in_the_log():
+    g = crowned()
+    ev = play(g, {"roll": [3, 1]})
+    assert "the Biscuit drinks 1 and stops being the Biscuit" in of(ev, "drink")[0]["why"]
+
+
 def test_rotate_duel_and_thumbs():
     g = crowned(roller="rotate")
     play(g, {"roll": [1, 5]}, {"roll": [1, 2]})  # Dee duels
