@@ -208,6 +208,12 @@ def test_penalty_as_drinks():
     assert g.penalties == {"Ann": 1, "Bo": 0, "Cy": 0}
 
 
+def test_drinks_count_towards_the_limit_as_points_do():
+    g = game("maexle", P3, penalty="drinks", limit=1)
+    play(g, {"announce": 54}, {"reveal": True}, {"roll": [1, 3]})
+    assert g.out == ["Ann"] and "Ann" not in g.expects.get("options", [])
+
+
 def test_out_at_the_limit_the_other_player_opens_and_the_last_wins():
     g = game("maexle", P3, limit=2)
     play(g, {"announce": 54}, {"reveal": True}, {"roll": [5, 4]})  # Cy 1
