@@ -19,7 +19,7 @@ from appliance.table.events import announcements as walk_announcements
 def announcements(session, events: list[dict], drink_word: str = "sip") -> list[Announcement]:
     """The announcements of one action's ``events`` in ``session``'s game, in the engine's order
     (``turn`` events are the prompt, not announced)."""
-    return walk_announcements(find_table(session.kind)(), events, session.players, drink_word)
+    return walk_announcements(find_table(session.kind)(), events, session.players, drink_word, session.rules)
 
 
 def problem_text(problem) -> str:

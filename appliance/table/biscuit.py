@@ -13,6 +13,11 @@ from appliance.table.base import Announcement, Choice, Play, Row, Table, View, d
 NOTHING_ROWS = ("1-4", "1-5", "2-4", "2-6")
 
 
+def _rotate(walk) -> bool:
+    """Whether each player rolls in turn (switch ``roller = rotate``, RULES.md §2)."""
+    return walk is not None and walk.rules.get("roller") == "rotate"
+
+
 class BiscuitTable(Table):
     """Biscuit: find the Biscuit with a 7, then every roll of the Biscuit says who drinks."""
 
@@ -40,7 +45,7 @@ class BiscuitTable(Table):
             return Announcement(_("{player} rolls {total}").format(player=value.get("player"), total=total), "info")
         if step == "reign" and row in NOTHING_ROWS:
             return Announcement(_("{player} rolls {row}: nothing happens").format(player=value.get("player"), row=row),
-                                "info", _("The Biscuit rolls again"))
+                                "info", _("The next player rolls") if _rotate(walk) else _("The Biscuit rolls again"))
         return None
 
     def announce_duel_tie(self, value: dict, walk) -> Announcement:
@@ -88,6 +93,18 @@ class BiscuitTable(Table):
         code = str(value.get("code") or "")
         row = code.split(".", 1)[1] if code.startswith("biscuit.") else ""
         steps_down = walk.next_is("biscuit", None) if walk is not None else True
+        if _rotate(walk):
+            # roller = rotate (RULES.md §2): "left/right/drinks" are counted from the roller, who
+            # also picks; only a 3 is the Biscuit's own.
+            rotated = {
+                "4-6": _("4-6: the roller drinks"), "5-6": _("5-6: the player left of the roller"),
+                "4-5": _("4-5: the player right of the roller"), "3-6": _("3-6: the player right of the roller"),
+                "3-3": _("3-3: the roller drinks 2, the Biscuit steps down"),
+            }
+            if row in ("2-2", "4-4", "5-5") or (row == "3-3" and not steps_down):
+                return _("{row}: picked by the roller").format(row=row)
+            if row in rotated:
+                return rotated[row]
         if row == "3-3" and not steps_down:
             return _("3-3: picked by the Biscuit")
         rows = {

@@ -25,13 +25,16 @@ log = logging.getLogger(__name__)
 class Walk:
     """Where a walk is: the events, the one being visited (``i``), and the table's context.
 
-    players: every seated player; drink_word: the config's unit for drinks.
+    players: every seated player; drink_word: the config's unit for drinks; rules: the game's
+    switches in force (``appliance.session.Session.rules``; empty: every default).
     """
 
-    def __init__(self, events: Sequence, players: Sequence[str] = (), drink_word: str = "sip") -> None:
+    def __init__(self, events: Sequence, players: Sequence[str] = (), drink_word: str = "sip",
+                 rules: dict | None = None) -> None:
         self.events = list(events)
         self.players = list(players)
         self.drink_word = drink_word
+        self.rules = dict(rules or {})
         self.i = 0
         self._skip = 0
 
@@ -72,9 +75,10 @@ class EventVisitor:
         raise NotImplementedError
 
 
-def walk(events: Sequence, visitor: EventVisitor, *, players: Sequence[str] = (), drink_word: str = "sip") -> Any:
+def walk(events: Sequence, visitor: EventVisitor, *, players: Sequence[str] = (), drink_word: str = "sip",
+         rules: dict | None = None) -> Any:
     """Visit ``events`` in order with ``visitor``; returns ``visitor.result()``."""
-    w = Walk(events, players, drink_word)
+    w = Walk(events, players, drink_word, rules)
     while w.i < len(w.events):
         event = w.events[w.i]
         key, value = next(iter(event.items())) if isinstance(event, dict) and len(event) == 1 else (None, None)
@@ -132,9 +136,10 @@ def describe(table, event: Any) -> str:
     return json.dumps(event, ensure_ascii=False)
 
 
-def announcements(table, events: Sequence, players: Sequence[str], drink_word: str = "sip") -> list:
-    """The announcements for one action's events (:class:`Announcer`)."""
-    return walk(events, Announcer(table), players=players, drink_word=drink_word)
+def announcements(table, events: Sequence, players: Sequence[str], drink_word: str = "sip",
+                  rules: dict | None = None) -> list:
+    """The announcements for one action's events (:class:`Announcer`) under the game's ``rules``."""
+    return walk(events, Announcer(table), players=players, drink_word=drink_word, rules=rules)
 
 
 def english(table, events: Sequence) -> list[str]:

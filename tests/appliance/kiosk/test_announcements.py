@@ -146,6 +146,26 @@ def test_under_three_only_a_roll_with_a_three_is_the_three_row_alone():
                             ("No Biscuit: roll for a 7", "")]
 
 
+def test_under_rotate_the_rows_are_counted_from_the_roller_and_only_a_3_is_the_biscuits():
+    t = crowned(roller="rotate")
+    assert t.roll(1, 4) == [("Ann rolls 1-4: nothing happens", "The next player rolls")]
+    assert t.roll(6, 4) == [("Bo takes 1 sip", "4-6: the roller drinks")]
+    assert t.roll(6, 5) == [("Dace takes 1 sip", "5-6: the player left of the roller")]
+    assert t.roll(5, 4) == [("Cy takes 1 sip", "4-5: the player right of the roller")]
+    t.roll(2, 2)  # Ann, the Biscuit in turn, picks two
+    t.choose("pick:Bo")
+    assert t.choose("pick:Cy") == [("Bo takes 1 sip", "2-2: picked by the roller"),
+                                   ("Cy takes 1 sip", "2-2: picked by the roller")]
+    t.roll(3, 3)  # Bo picks three, then drinks 2, and Ann stops being the Biscuit
+    t.choose("pick:Ann")
+    t.choose("pick:Cy")
+    said = t.choose("pick:Dace")
+    assert said[:3] == [(f"{p} takes 1 sip", "3-3: picked by the roller") for p in ("Ann", "Cy", "Dace")]
+    assert said[3:] == [("Bo takes 2 sips", "3-3: the roller drinks 2, the Biscuit steps down"),
+                        ("No Biscuit: roll for a 7", "")]
+    assert t.session.game.biscuit is None
+
+
 # ------------------------------------------------------------------------------------------ Mäxle
 
 def test_after_an_announced_maexle_the_receiver_is_asked_accept_or_reveal_with_the_chance_it_is_real():
