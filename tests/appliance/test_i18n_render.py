@@ -191,6 +191,17 @@ def tour_biscuit(app: App, show) -> None:
         app.choose(f"pick:{app.session.need.options[0]}")
         show()
     app.choose("picked"); show()
+    app.choose("menu"); app.choose("end"); app.choose("yes")
+    # roller = rotate: the rows counted from the roller, who picks too
+    app.rules, app.drink_cap = {"biscuit": {"roller": "rotate"}}, 0  # no water: each row's words shown
+    assert app.start_game()
+    app.on_reading(reading((3, 4)))
+    for dice in ((1, 4), (4, 6), (5, 6), (4, 5), (3, 3)):  # the next rolls; the roller drinks; left, right; picks
+        app.on_reading(reading(dice)); show()
+    for p in app.session.need.options[:3]:
+        app.choose(f"pick:{p}")
+    show()                                         # the roller drinks 2, the Biscuit steps down
+    app.drink_cap = 2
 
 
 def tour_yacht(app: App, show) -> None:
