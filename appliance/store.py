@@ -793,14 +793,20 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 @contextmanager
 def _transaction(db: sqlite3.Connection):
-    """One atomic, durable write: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+    """One atomic, durable write: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error. The error
+    raised is the first one: SQLite has already rolled back on some (a full disk, SQLITE_FULL),
+    and a ROLLBACK then would fail with "no transaction is active" in its place."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:  # the error that stopped the write is the one to tell
+                pass
         raise
-    db.execute("COMMIT")
 
 
 def _create_or_upgrade(db: sqlite3.Connection, now: float) -> None:

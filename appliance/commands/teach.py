@@ -37,6 +37,7 @@ left where it is: it holds the kiosk's games, which the kiosk itself sets aside 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from pathlib import Path
 
@@ -193,12 +194,14 @@ def _throws(args) -> list:
     out, given = [], {}
     for path, text in zip(args.images, args.values):
         values = argtypes.dice_words(text)
-        photo = Path(path).resolve()
-        first = photo not in given
-        said = given.setdefault(photo, text)  # the same photo twice (kept once): which values?
-        if sorted(argtypes.dice_words(said)) != sorted(values):
-            raise LabelError(f"{path}: given twice, with the values {said!r} and {text!r}: which are they?")
         frame = _image(path)
+        # The same photo twice (kept once), by its pixels: a copy under another name is the same throw.
+        photo = hashlib.sha1(frame.tobytes() + repr(frame.shape).encode()).digest()
+        first = photo not in given
+        earlier, said = given.setdefault(photo, (path, text))
+        if sorted(argtypes.dice_words(said)) != sorted(values):
+            again = "given twice" if Path(earlier).resolve() == Path(path).resolve() else f"the same photo as {earlier}"
+            raise LabelError(f"{path}: {again}, with the values {said!r} and {text!r}: which are they?")
         try:
             taught = from_values(frame, values, models)
         except LabelError as exc:

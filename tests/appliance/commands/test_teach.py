@@ -317,6 +317,18 @@ def test_one_photo_given_twice_with_other_values_is_refused_and_nothing_is_taugh
     assert kept(state)[0][0] == 1  # taught once
 
 
+def test_a_copy_of_a_photo_under_another_name_with_other_values_is_refused_and_nothing_is_taught(photos, taught,
+                                                                                               tmp_path, capsys):
+    copy = tmp_path / "copy.png"
+    copy.write_bytes(photos[0].read_bytes())
+    before = kept(taught)
+    capsys.readouterr()
+    assert main(["teach", str(photos[0]), str(copy), "--values", "3 4 5", "--values", "3 4 4", "--state", str(taught)]) == 2
+    err = capsys.readouterr().err
+    assert f"{copy}: the same photo as {photos[0]}, with the values '3 4 5' and '3 4 4': which are they?" in err
+    assert kept(taught) == before
+
+
 def test_a_manifest_box_that_misses_its_die_teaches_the_others_and_nothing_as_not_a_die(tmp_path, capsys):
     image, truth = render_still(THROWS[0], seed=200, look=None)
     photo = tmp_path / "throw.png"

@@ -61,6 +61,22 @@ def test_a_recorded_action_is_committed_when_record_returns(tmp_path):
         assert not s.db.in_transaction
 
 
+def test_a_full_disk_is_told_as_full_and_the_store_keeps_what_it_had(tmp_path):
+    # SQLite rolls a write back itself when the disk is full; the error told is that one, not the
+    # "no transaction is active" of a second ROLLBACK. max_page_count makes the file full here.
+    with Store.open(tmp_path) as s:
+        game = s.start_game(SETUP)
+        s.record(game, {"announce": 31}, [])
+        (pages,) = s.db.execute("PRAGMA page_count").fetchone()
+        s.db.execute(f"PRAGMA max_page_count = {pages}")
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            for _ in range(100):
+                s.record(game, {"announce": 32, "note": "x" * 3000}, [])
+        assert not s.db.in_transaction
+    with Store.open(tmp_path) as s:
+        assert s.unfinished().actions[0] == {"announce": 31}
+
+
 def test_announced_marks_never_go_backwards(store):
     game = store.start_game(SETUP)
     for n in range(3):
