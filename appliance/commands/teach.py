@@ -101,19 +101,28 @@ def _write(args: argparse.Namespace, throws) -> int:
     except StoreError as exc:
         print(f"{NAME}: {exc.strerror}; nothing was changed", file=sys.stderr)
         return 2
+    said: list[str] = []  # printed once the store is done: a full stdout is not a full store
     try:
         with store:
             if args.forget:
-                print(f"forgot {counted(store.forget_examples(), 'taught die crop')} in {args.state}: "
-                      "the shipped model reads")
-                return 0
-            return _keep(store, throws, args)
-    except BrokenPipeError:  # the reader of our output stopped (`| head -1`): the store is not at fault
-        raise
+                said.append(f"forgot {counted(store.forget_examples(), 'taught die crop')} in {args.state}: "
+                            "the shipped model reads")
+            else:
+                _keep(store, throws, args, said.append)
     except STORE_ERRORS as exc:  # locked by the kiosk, a full disk, a read-only mount
+        print("\n".join(said), end="\n" if said else "")
         print(f"{NAME}: the store in {args.state} cannot be written ({getattr(exc, 'strerror', None) or exc}); "
               "nothing was changed", file=sys.stderr)
         return 2
+    try:
+        print("\n".join(said))
+    except BrokenPipeError:  # the reader of our output stopped (`| head -1`)
+        raise
+    except OSError as exc:
+        print(f"{NAME}: done in {args.state}, but its report could not be written ({exc.strerror or exc})",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 def _state_problem(args: argparse.Namespace) -> str | None:
@@ -144,41 +153,45 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _keep(store, throws, args) -> int:
+def _keep(store, throws, args, say) -> None:
+    """Keeps ``throws`` in ``store`` and refits; each line of its report goes to ``say``."""
     from appliance import teaching
     from appliance.store import MAX_EXAMPLES
 
     before = teaching.taught_before(store, [(taught.crops, taught.labels) for _name, taught in throws])
     for (name, _taught), old in zip(throws, before):
         if old.repeats is not None:
-            print(f"{name}: the same throw as {throws[old.repeats][0]} above, skipped")
+            say(f"{name}: the same throw as {throws[old.repeats][0]} above, skipped")
         elif old.same:
-            print(f"{name}: already taught at this table, skipped")
+            say(f"{name}: already taught at this table, skipped")
         elif old.relabels is not None:
-            print(f"{name}: taught before with other values: these replace them")
+            say(f"{name}: taught before with other values: these replace them")
     replacing = [old.relabels for old in before if old.relabels is not None]
     throws = [throw for throw, old in zip(throws, before) if not old.same]
     if not throws:
         # A fit cut off by a pulled plug after its throws were kept is made (and saved) now.
         _found, reason = teaching.adaptation(store)
-        print(f"nothing new taught in {args.state}: the table keeps these throws already; {reason}")
-        return 0
+        say(f"nothing new taught in {args.state}: the table keeps these throws already; {reason}")
+        return
     had = store.throw_ids()
     teaching.teach(store, [taught for _name, taught in throws],
                    f"manifest {args.manifest.name}" if args.manifest else "teach", replacing=replacing)
     dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
     kept_throws, kept_crops, _last = store.count_examples()
     # The throws kept before that are gone, but for those replaced (another teach at the same time
-    # may add its own: only these are counted).
-    dropped = len(had - store.throw_ids() - set(replacing))
-    print(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
-          f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})"
-          + (f"; the oldest {counted(dropped, 'throw')} made room (at most {MAX_EXAMPLES:,} crops)" if dropped else ""))
+    # may add its own: only these are counted); and this command's own that did not fit at all.
+    kept_now = store.throw_ids()
+    dropped = len(had - kept_now - set(replacing))
+    fit = min(len(throws), len(kept_now - had))
+    room = f"at most {MAX_EXAMPLES:,} crops"
+    say(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
+        f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})"
+        + (f"; the oldest {counted(dropped, 'throw')} made room ({room})" if dropped else "")
+        + (f"; only the last {fit} of these fit ({room}, the newest kept)" if fit < len(throws) else ""))
     # What the table reads with now: this fit, or, when another teach changed the store meanwhile,
     # the fit saved of everything it keeps (made now if the last one saved was of fewer throws).
     found, reason = teaching.adaptation(store)
-    print(("adaptation used: " if found is not None else "adaptation not used: ") + reason)
-    return 0
+    say(("adaptation used: " if found is not None else "adaptation not used: ") + reason)
 
 
 def _throws(args) -> list:

@@ -419,6 +419,44 @@ def test_teaching_past_the_stores_bound_says_how_many_old_throws_made_room(taugh
     assert f"the oldest {throws + 2 - now} throw" in out and f"made room (at most {crops:,} crops)" in out
 
 
+def test_teaching_more_than_the_store_keeps_says_which_of_its_own_throws_fit(tmp_path, capsys, monkeypatch):
+    import appliance.store as store_module
+
+    new = _render(tmp_path, THROWS[:3], 700)
+    states = [tmp_path / "all", tmp_path / "bound"]
+    for state in states:
+        state.mkdir()
+    assert main(["teach", *teach_args(new, THROWS[:3]), "--state", str(states[0])]) == 0
+    with Store.open(states[0]) as s:
+        _crops, _values, ids, _scores = s.examples()
+    monkeypatch.setattr(store_module, "MAX_EXAMPLES", int((ids == ids.max()).sum()))  # room for one throw
+    capsys.readouterr()
+    assert main(["teach", *teach_args(new, THROWS[:3]), "--state", str(states[1])]) == 0
+    out = capsys.readouterr().out
+    assert "taught 3 throws" in out and "the table keeps 1 throw " in out and "only the last 1 of these fit" in out
+    assert "made room" not in out
+
+
+def test_a_report_that_cannot_be_written_is_not_told_as_a_store_that_cannot(tmp_path, capsys, monkeypatch):
+    import errno
+    import io
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    new = _render(tmp_path, THROWS[:2], 800)
+    state = tmp_path / "state"
+    state.mkdir()
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdout", Full())
+    assert main(["teach", *teach_args(new, THROWS[:2]), "--state", str(state)]) == 1
+    err = capsys.readouterr().err
+    assert f"done in {state}, but its report could not be written (No space left on device)" in err
+    assert "nothing was changed" not in err and "Traceback" not in err
+    assert kept(state)[0][0] == 2
+
+
 def test_teaching_again_after_a_fit_cut_off_saves_the_fit(photos, taught, capsys):
     # A pulled plug between keeping the throws and saving their fit: every read fitted them again
     # (seconds each) until a new throw was taught; teaching the same photos again now saves it.
