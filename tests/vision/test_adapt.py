@@ -145,6 +145,22 @@ def test_fitting_fifty_taught_throws_takes_well_under_five_seconds_of_one_core()
     assert time.process_time() - start < 5.0
 
 
+def test_a_fit_runs_numpys_blas_on_one_thread_and_gives_it_back_after(monkeypatch):
+    from threadpoolctl import threadpool_info
+
+    import vision.adapt as adapt
+
+    def blas_threads() -> set[int]:
+        return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+    seen, logistic = [], adapt._logistic
+    monkeypatch.setattr(adapt, "_logistic", lambda *a, **k: seen.append(blas_threads()) or logistic(*a, **k))
+    before = blas_threads()
+    fit(FakeFaces(), taught(20))
+    assert seen and all(threads == {1} for threads in seen)
+    assert blas_threads() == before
+
+
 def test_the_adapted_reader_wraps_the_probabilities_of_the_crops_it_is_given():
     class Cand:
         center, size = (16.0, 16.0), 25.6
