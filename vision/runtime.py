@@ -67,6 +67,7 @@ class Network:
             raise OSError(f"{self.path}: no such network file")
         try:
             if self.runtime == "opencv":
+                cv2.setNumThreads(1)  # OpenCV's pool is process-wide: one thread, as onnxruntime's below
                 self._net = cv2.dnn.readNetFromONNX(str(self.path))
                 self.outputs = tuple(self._net.getUnconnectedOutLayersNames())
             else:

@@ -29,6 +29,16 @@ def test_the_environment_can_keep_opencv_where_onnxruntime_is_installed(monkeypa
     assert runtime.chosen() == runtime.available()[-1]
 
 
+def test_opencv_runs_the_networks_on_one_thread():
+    threads = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(4)
+        Network(MODELS / "face.onnx", "opencv")
+        assert cv2.getNumThreads() == 1
+    finally:
+        cv2.setNumThreads(threads)
+
+
 def test_a_missing_network_file_is_an_os_error(tmp_path):
     with pytest.raises(OSError, match="no such network file"):
         Network(tmp_path / "none.onnx", "opencv")
