@@ -887,7 +887,7 @@ def _sidecars(path: Path) -> list[Path]:
 # key its rows can be looked up by one by one past a damaged page (None: the scan alone). Its
 # actions are copied game by game (``_salvage_actions``).
 _SALVAGED = (("evenings", "id"), ("settings", None), ("images", None), ("games", "id"), ("examples", "id"))
-_SALVAGE_PREFIX = ".salvage-"  # the working folder in the state directory; "done" in it: complete
+SALVAGE_PREFIX = ".salvage-"  # the working folder in the state directory; "done" in it: complete
 _PROBES = 1_000_000  # ids looked up one by one past a damaged page, at most (a damaged MAX(id))
 
 
@@ -918,7 +918,7 @@ def _salvage(path: Path, now: float) -> Salvaged | None:
 
     if not path.is_file():  # a folder, a -wal without its database: nothing of ours to read
         return None
-    work = Path(tempfile.mkdtemp(prefix=_SALVAGE_PREFIX, dir=path.parent))
+    work = Path(tempfile.mkdtemp(prefix=SALVAGE_PREFIX, dir=path.parent))
     found = None
     try:
         damaged = _readable_copy(path, work / "damaged.sqlite3")
@@ -967,7 +967,7 @@ def _finish_salvage(path: Path, now: float) -> None:
     (a salvage cut off earlier: its damaged file is still in place, and salvaged again)."""
     import shutil
 
-    for work in sorted(path.parent.glob(_SALVAGE_PREFIX + "*")):
+    for work in sorted(path.parent.glob(SALVAGE_PREFIX + "*")):
         if (work / "done").exists() and not path.exists():
             if any(side.exists() for side in _sidecars(path)):  # the damaged file's, half moved aside
                 _move_aside(path, now)

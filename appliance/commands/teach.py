@@ -135,7 +135,18 @@ def _state_problem(args: argparse.Namespace) -> str | None:
         return f"the state directory {state} {what} (a mistyped path? the kiosk's is the config's state_dir)"
     if args.forget and not (state / FILENAME).exists():
         return f"{state} holds no saved games store: there are no taught dice to forget"
+    if not (state / FILENAME).exists() and any(not _the_tables(entry.name) for entry in state.iterdir()):
+        return (f"{state} holds no saved games store and is not empty (a folder of photos? an unset variable?): "
+                "give the kiosk's state directory (the config's state_dir), or an empty directory for a new store")
     return None
+
+
+def _the_tables(name: str) -> bool:
+    """Whether a file of that name is one the kiosk keeps in its state directory (a store set aside,
+    its lock, a salvage under way): such a directory is the table's, its store gone."""
+    from appliance.store import FILENAME, LOCKNAME, SALVAGE_PREFIX
+
+    return name.startswith((FILENAME, LOCKNAME, SALVAGE_PREFIX))
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:

@@ -208,6 +208,24 @@ def test_teach_with_a_state_directory_that_does_not_exist_is_refused_and_makes_n
     assert not typo.exists()
 
 
+def test_teaching_into_a_folder_of_other_files_is_refused_and_makes_no_store_there(photos, capsys):
+    folder = photos[0].parent  # the photos' own folder: --state given the wrong path
+    before = sorted(folder.iterdir())
+    assert main(["teach", str(photos[0]), "--values", "3 4 5", "--state", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder} holds no saved games store and is not empty" in err and "Traceback" not in err
+    assert sorted(folder.iterdir()) == before
+
+
+def test_a_state_directory_whose_store_was_set_aside_is_still_the_tables(photos, tmp_path, capsys):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "dicetable.sqlite3.broken-20261207-090000").write_bytes(b"the kiosk set it aside")
+    (state / "kiosk.lock").write_text("")
+    assert main(["teach", str(photos[0]), "--values", "3 4 5", "--state", str(state)]) == 0
+    assert (state / "dicetable.sqlite3").exists()
+
+
 def test_forgetting_where_there_is_no_store_is_refused_and_makes_none(tmp_path, capsys):
     assert main(["teach", "--forget", "--state", str(tmp_path)]) == 2
     assert f"{tmp_path} holds no saved games store: there are no taught dice to forget" in capsys.readouterr().err
