@@ -68,8 +68,9 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"{NAME}: {problem}", file=sys.stderr)
         return 2
+    notes: list[str] = []  # what the table reads otherwise than taught, said with the report
     try:  # every throw checked before the directory is touched
-        throws = None if args.forget else _throws(args)
+        throws = None if args.forget else _throws(args, notes.append)
     except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
         print(f"{NAME}: {exc}; nothing was taught", file=sys.stderr)
         return 2
@@ -86,14 +87,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"{NAME}: {exc.strerror}; nothing was changed", file=sys.stderr)
         return 2
     try:
-        return _write(args, throws)
+        return _write(args, throws, notes)
     finally:
         if held is not None:
             held.close()
 
 
-def _write(args: argparse.Namespace, throws) -> int:
-    """Keeps ``throws`` (or forgets, ``--forget``) in ``args.state``'s store, held by this process."""
+def _write(args: argparse.Namespace, throws, notes: list[str]) -> int:
+    """Keeps ``throws`` (or forgets, ``--forget``) in ``args.state``'s store, held by this process;
+    prints ``notes`` and the report after."""
     from appliance.store import STORE_ERRORS, Store, StoreError
 
     try:  # a damaged or newer store is refused, not set aside: it holds the kiosk's games
@@ -101,7 +103,7 @@ def _write(args: argparse.Namespace, throws) -> int:
     except StoreError as exc:
         print(f"{NAME}: {exc.strerror}; nothing was changed", file=sys.stderr)
         return 2
-    said: list[str] = []  # printed once the store is done: a full stdout is not a full store
+    said = list(notes)  # printed once the store is done: a full stdout is not a full store
     try:
         with store:
             if args.forget:
@@ -205,14 +207,14 @@ def _keep(store, throws, args, say) -> None:
     say(("adaptation used: " if found is not None else "adaptation not used: ") + reason)
 
 
-def _throws(args) -> list:
-    """[(name, ``vision.examples.Taught``)] of every taught throw, all checked. Raises ValueError with
-    the reason."""
+def _throws(args, say) -> list:
+    """[(name, ``vision.examples.Taught``)] of every taught throw, all checked; a throw the table
+    reads surely otherwise is said to ``say``. Raises ValueError with the reason."""
     from vision.reader import _models
 
     models = _models()
     if args.manifest is not None:
-        return _manifest_throws(args, models)
+        return _manifest_throws(args, models, say)
     from vision.examples import LabelError, from_values
 
     out, given = [], {}
@@ -231,24 +233,25 @@ def _throws(args) -> list:
         except LabelError as exc:
             raise LabelError(f"{path}: {exc}") from None
         if first:  # a photo given again is said once, as it is kept once
-            _said_otherwise(path, frame, taught, models)
+            _said_otherwise(path, frame, taught, models, say)
         out.append((str(path), taught))
     return out
 
 
-def _said_otherwise(path, frame, taught, models) -> None:
+def _said_otherwise(path, frame, taught, models, say, mend: str = "teach it again with the right values") -> None:
     """Say so when the table reads the throw surely as other values than taught: a correction of a
-    misread (what teaching is for), or a typo in --values, which the user can still take back."""
+    misread (what teaching is for), or a typo in --values or a label error in a manifest's row,
+    which the user can still take back (``mend`` says how)."""
     from vision.reader import read_dice
 
     values = sorted(int(v) for v in taught.labels if v > 0)
     reading = read_dice(frame, expected=len(values), models=models)
     if reading.ok and list(reading.values) != values:
-        print(f"{path}: the table reads {' '.join(map(str, reading.values))} there, taught as "
-              f"{' '.join(map(str, values))} (a typo? teach it again with the right values: they replace these)")
+        say(f"{path}: the table reads {' '.join(map(str, reading.values))} there, taught as "
+            f"{' '.join(map(str, values))} (a typo? {mend}: they replace these)")
 
 
-def _manifest_throws(args, models) -> list:
+def _manifest_throws(args, models, say) -> list:
     from vision.examples import LabelError, NoneFound, from_boxes
     from vision.photos import load_manifest
 
@@ -261,16 +264,20 @@ def _manifest_throws(args, models) -> list:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
     out, none_found = [], []
     for photo in photos[:args.limit]:
+        frame = _image(photo.path, args.manifest)
         try:
-            out.append((photo.file, from_boxes(_image(photo.path, args.manifest), photo, models)))
+            taught = from_boxes(frame, photo, models)
         except NoneFound as exc:  # the reader's limit in that photo, not a wrong label: the others teach
             none_found.append(f"{photo.file}: {exc}")
+            continue
         except LabelError as exc:
             raise LabelError(f"{photo.file}: {exc}") from None
+        _said_otherwise(photo.file, frame, taught, models, say, "mend the manifest's row and teach it again")
+        out.append((photo.file, taught))
     if not out:  # none at all: boxes of other images, or dice this reader cannot find
         raise LabelError(none_found[0] + ("" if len(none_found) == 1 else f" (and in the other {len(none_found) - 1} photos)"))
     for line in none_found:
-        print(f"{line}: skipped")
+        say(f"{line}: skipped")
     return out
 
 

@@ -605,3 +605,17 @@ def test_teaching_where_the_kiosks_lock_cannot_be_opened_is_refused_and_changes_
     assert "kiosk.lock cannot be opened" in capsys.readouterr().err
     (taught / "kiosk.lock").rmdir()
     assert kept(taught) == before
+
+
+def test_a_manifest_row_the_table_reads_surely_otherwise_is_taught_and_said(tmp_path, capsys):
+    image, truth = render_still(THROWS[0], seed=200, look=None)
+    photo = tmp_path / "throw.png"
+    cv2.imwrite(str(photo), image)
+    wrong = [1] * len(truth)  # a row whose values were all typed as 1
+    manifest = _manifest(tmp_path, [(photo, wrong, [d.box for d in truth])])
+    state = tmp_path / "state"
+    state.mkdir()
+    assert main(["teach", "--manifest", str(manifest), "--state", str(state)]) == 0
+    out = capsys.readouterr().out
+    read = " ".join(map(str, sorted(d.value for d in truth)))
+    assert f"throw.png: the table reads {read} there, taught as 1 1 1 (a typo? mend the manifest's row" in out
