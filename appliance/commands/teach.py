@@ -144,11 +144,13 @@ def _state_problem(args: argparse.Namespace) -> str | None:
 
 
 def _the_tables(name: str) -> bool:
-    """Whether a file of that name is one the kiosk keeps in its state directory (a store set aside,
-    its lock, a salvage under way): such a directory is the table's, its store gone."""
+    """Whether a file of that name is one the kiosk keeps in its state directory (the store's
+    journal files, a store set aside, its lock, a salvage under way): such a directory is the
+    table's, its store gone."""
     from appliance.store import FILENAME, LOCKNAME, SALVAGE_PREFIX
 
-    return name.startswith((FILENAME, LOCKNAME, SALVAGE_PREFIX))
+    return (name in (LOCKNAME, f"{FILENAME}-wal", f"{FILENAME}-shm", f"{FILENAME}-journal")
+            or name.startswith((f"{FILENAME}.broken-", SALVAGE_PREFIX)))
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:

@@ -229,7 +229,8 @@ class Biscuit(Game):
         roller drinks; 5-6: the left neighbour drinks."""
         if lo + hi == 9:
             right = right_of(self._players, roller)
-            events = [self._rolled(dice, "reign", f"{right} (right of {roller}) drinks 1", row)]
+            also = f", then {roller} drinks 1 and the Biscuit steps down" if lo == 3 else ""  # 3-6 is also a 3
+            events = [self._rolled(dice, "reign", f"{right} (right of {roller}) drinks 1{also}", row)]
             events += self._drink(right, 1, f"{row}: the player to the right of {me} drinks", f"biscuit.{row}")
             if lo == 3:
                 return events + self._dethrone(roller, 1, f"3-6: a 3, {self._steps_down(roller, 1)}", "biscuit.3")

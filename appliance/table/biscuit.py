@@ -99,6 +99,7 @@ class BiscuitTable(Table):
             rotated = {
                 "4-6": _("4-6: the roller drinks"), "5-6": _("5-6: the player left of the roller"),
                 "4-5": _("4-5: the player right of the roller"), "3-6": _("3-6: the player right of the roller"),
+                "3": _("a 3: the roller drinks, the Biscuit steps down"),
                 "3-3": _("3-3: the roller drinks 2, the Biscuit steps down"),
             }
             if row in ("2-2", "4-4", "5-5") or (row == "3-3" and not steps_down):

@@ -196,7 +196,8 @@ def tour_biscuit(app: App, show) -> None:
     app.rules, app.drink_cap = {"biscuit": {"roller": "rotate"}}, 0  # no water: each row's words shown
     assert app.start_game()
     app.on_reading(reading((3, 4)))
-    for dice in ((1, 4), (4, 6), (5, 6), (4, 5), (3, 3)):  # the next rolls; the roller drinks; left, right; picks
+    for dice in ((1, 4), (4, 6), (5, 6), (3, 1), (3, 4), (4, 5), (3, 3)):  # the next rolls; the roller drinks;
+        # left; a 3: the roller drinks, the Biscuit steps down; a new Biscuit; right; 3-3
         app.on_reading(reading(dice)); show()
     for p in app.session.need.options[:3]:
         app.choose(f"pick:{p}")

@@ -353,6 +353,12 @@ def test_rotate_a_3_names_the_roller_who_drinks_and_the_biscuit_who_steps_down(r
     assert g.biscuit is None
 
 
+def test_a_3_6_says_both_its_rows_in_its_effect():
+    g = crowned()
+    ev = play(g, {"roll": [3, 6]})
+    assert of(ev, "rolled")[0]["effect"] == "Bo (right of Cy) drinks 1, then Cy drinks 1 and the Biscuit steps down"
+
+
 def test_the_biscuit_rolling_a_3_drinks_and_stops_being_the_biscuit_in_the_log():
     g = crowned()
     ev = play(g, {"roll": [3, 1]})

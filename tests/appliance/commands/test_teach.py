@@ -208,8 +208,13 @@ def test_teach_with_a_state_directory_that_does_not_exist_is_refused_and_makes_n
     assert not typo.exists()
 
 
-def test_teaching_into_a_folder_of_other_files_is_refused_and_makes_no_store_there(photos, capsys):
+@pytest.mark.parametrize("other", [None, "dicetable.sqlite3-photo.jpg", "kiosk.lock.txt"])
+def test_teaching_into_a_folder_of_other_files_is_refused_and_makes_no_store_there(photos, tmp_path, capsys, other):
     folder = photos[0].parent  # the photos' own folder: --state given the wrong path
+    if other is not None:  # a folder holding only a file named like one of the kiosk's
+        folder = tmp_path / "other"
+        folder.mkdir()
+        (folder / other).write_bytes(b"not the kiosk's")
     before = sorted(folder.iterdir())
     assert main(["teach", str(photos[0]), "--values", "3 4 5", "--state", str(folder)]) == 2
     err = capsys.readouterr().err

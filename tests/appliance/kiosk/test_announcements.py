@@ -152,16 +152,21 @@ def test_under_rotate_the_rows_are_counted_from_the_roller_and_only_a_3_is_the_b
     assert t.roll(6, 4) == [("Bo takes 1 sip", "4-6: the roller drinks")]
     assert t.roll(6, 5) == [("Dace takes 1 sip", "5-6: the player left of the roller")]
     assert t.roll(5, 4) == [("Cy takes 1 sip", "4-5: the player right of the roller")]
-    t.roll(2, 2)  # Ann, the Biscuit in turn, picks two
-    t.choose("pick:Bo")
-    assert t.choose("pick:Cy") == [("Bo takes 1 sip", "2-2: picked by the roller"),
-                                   ("Cy takes 1 sip", "2-2: picked by the roller")]
-    t.roll(3, 3)  # Bo picks three, then drinks 2, and Ann stops being the Biscuit
-    t.choose("pick:Ann")
+    t.roll(2, 4)  # Ann: nothing
+    assert t.roll(3, 1) == [("Bo takes 1 sip", "a 3: the roller drinks, the Biscuit steps down"),
+                            ("No Biscuit: roll for a 7", "")]
+    t.roll(3, 4)  # Bo, left of the old Biscuit, rolls first for a 7: the new Biscuit, and rolls next
+    assert t.session.game.biscuit == "Bo"
+    t.roll(2, 2)  # Bo picks two
     t.choose("pick:Cy")
+    assert t.choose("pick:Ann") == [("Cy takes 1 sip", "2-2: picked by the roller"),
+                                    ("Ann takes 1 sip", "2-2: picked by the roller")]
+    t.roll(3, 3)  # Cy picks three, then drinks 2, and Bo stops being the Biscuit
+    t.choose("pick:Ann")
+    t.choose("pick:Bo")
     said = t.choose("pick:Dace")
-    assert said[:3] == [(f"{p} takes 1 sip", "3-3: picked by the roller") for p in ("Ann", "Cy", "Dace")]
-    assert said[3:] == [("Bo takes 2 sips", "3-3: the roller drinks 2, the Biscuit steps down"),
+    assert said[:3] == [(f"{p} takes 1 sip", "3-3: picked by the roller") for p in ("Ann", "Bo", "Dace")]
+    assert said[3:] == [("Cy takes 2 sips", "3-3: the roller drinks 2, the Biscuit steps down"),
                         ("No Biscuit: roll for a 7", "")]
     assert t.session.game.biscuit is None
 
