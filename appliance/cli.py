@@ -87,9 +87,47 @@ def main(argv: list[str] | None = None) -> int:
     # A warning logged for the journal reaches a command's stderr only while no logging is set up
     # (the kiosk and the demo set up their own): then it is said as the command's other errors are.
     logging.lastResort.setFormatter(logging.Formatter(f"dicetable {args.command}: %(message)s"))
+    sys.stdout = output = _Output(sys.stdout)
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if not output.failed:
+            raise
+        # Standard output is a full disk, a file past its quota, a device gone: the command's own
+        # errors are not at fault, and a script reading its exit status is told (EX_IOERR).
+        print(f"dicetable {args.command}: its output could not be written ({exc.strerror or exc})", file=sys.stderr)
+        devnull = os.open(os.devnull, os.O_WRONLY)  # the interpreter's last flush must not fail again
+        os.dup2(devnull, output.fileno())
+        os.close(devnull)
+        return 74
+    finally:
+        sys.stdout = output.stream
+
+
+class _Output:
+    """Standard output that remembers whether a write to it failed, to tell its failure from the
+    command's own file errors (both are OSError)."""
+
+    def __init__(self, stream) -> None:
+        self.stream, self.failed = stream, False
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError:
+            self.failed = True
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError:
+            self.failed = True
+            raise
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)

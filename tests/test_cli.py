@@ -76,3 +76,16 @@ def test_a_warning_for_the_journal_is_said_after_the_commands_name(tmp_path):
                           capture_output=True, text=True, env={**env, "XDG_CACHE_HOME": str(tmp_path)})
     assert done.returncode == 0 and len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("dicetable advise: yacht coach cache "), done.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("command", ["advise", "replay"])
+def test_an_output_that_cannot_be_written_is_said_in_one_line(command, tmp_path):
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"game": "maexle", "players": ["Ann", "Bo"]}\n{"announce": 54}\n', encoding="utf-8")
+    argv = ["advise", "yacht", "--roll", "1", "2", "3", "4", "5"] if command == "advise" else ["replay", str(log)]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "appliance", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert done.returncode == 74
+    assert done.stderr.strip() == f"dicetable {argv[0]}: its output could not be written (No space left on device)"

@@ -123,7 +123,7 @@ def _write(args: argparse.Namespace, throws, notes: list[str]) -> int:
     except OSError as exc:
         print(f"{NAME}: done in {args.state}, but its report could not be written ({exc.strerror or exc})",
               file=sys.stderr)
-        return 1
+        return 74  # EX_IOERR, as every command whose output fails (appliance.cli)
     return 0
 
 

@@ -473,7 +473,7 @@ def test_a_report_that_cannot_be_written_is_not_told_as_a_store_that_cannot(tmp_
     state.mkdir()
     capsys.readouterr()
     monkeypatch.setattr("sys.stdout", Full())
-    assert main(["teach", *teach_args(new, THROWS[:2]), "--state", str(state)]) == 1
+    assert main(["teach", *teach_args(new, THROWS[:2]), "--state", str(state)]) == 74
     err = capsys.readouterr().err
     assert f"done in {state}, but its report could not be written (No space left on device)" in err
     assert "nothing was changed" not in err and "Traceback" not in err
