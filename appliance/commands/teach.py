@@ -137,7 +137,7 @@ def _state_problem(args: argparse.Namespace) -> str | None:
         return f"the state directory {state} {what} (a mistyped path? the kiosk's is the config's state_dir)"
     if args.forget and not (state / FILENAME).exists():
         return f"{state} holds no saved games store: there are no taught dice to forget"
-    if not (state / FILENAME).exists() and any(not _the_tables(entry.name) for entry in state.iterdir()):
+    if any(not _the_tables(entry.name) for entry in state.iterdir()) and not (state / FILENAME).exists():
         return (f"{state} holds no saved games store and is not empty (a folder of photos? an unset variable?): "
                 "give the kiosk's state directory (the config's state_dir), or an empty directory for a new store")
     return None
@@ -149,7 +149,7 @@ def _the_tables(name: str) -> bool:
     table's, its store gone."""
     from appliance.store import FILENAME, LOCKNAME, SALVAGE_PREFIX
 
-    return (name in (LOCKNAME, f"{FILENAME}-wal", f"{FILENAME}-shm", f"{FILENAME}-journal")
+    return (name in (FILENAME, LOCKNAME, f"{FILENAME}-wal", f"{FILENAME}-shm", f"{FILENAME}-journal")
             or name.startswith((f"{FILENAME}.broken-", SALVAGE_PREFIX)))
 
 
