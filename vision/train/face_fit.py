@@ -83,7 +83,7 @@ class MixStyle:
     def __init__(self, net: FaceNet, p: float, rng: np.random.Generator):
         self.p, self.rng = p, rng
         self.handles = [net.features[i].register_forward_hook(self._hook) for i in MIXSTYLE_LAYERS] if p else []
-        self.active = False
+        self.active, self.order, self.lam = False, None, None
 
     def next_batch(self) -> None:
         """Draw whether the coming batch is mixed: one draw, partner and weight for all its layers
