@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -85,3 +86,19 @@ def pytest_terminal_summary(terminalreporter):
             f"{len(xfailed)} xfailed: targets the dice reader does not reach yet, each with its measured "
             "figure (see vision/models/README.md); not failures. A figure below what the shipped models "
             "reach fails.")
+
+
+@pytest.fixture
+def write_past_checks():
+    """A function ``(path, sql, params=())`` that runs one SQL statement on the store file at
+    ``path`` past its CHECK constraints: a row as a damaged disk leaves it, which the store's own
+    writes never make."""
+    def write(path, sql: str, params=()) -> None:
+        db = sqlite3.connect(path)
+        try:
+            db.execute("PRAGMA ignore_check_constraints = ON")
+            db.execute(sql, params)
+            db.commit()
+        finally:
+            db.close()
+    return write

@@ -357,12 +357,12 @@ def tour_camera(app: App, rec: "Recorder") -> None:
     rec.camera = None
 
 
-def messages(state_dir) -> list[str]:
+def messages(state_dir, write_past_checks) -> list[str]:
     """Every message line the kiosk says, in the active language, its blanks filled with long names:
     each ``say(_("..."))`` in the kiosk's code, each problem of the session (every unreadable kind,
     every waiting, every refusal code of every game), every setup refusal of every game, the saved
     game that cannot be continued, the store's notice of a damaged file and that the games cannot be
-    saved."""
+    saved. ``state_dir``: an empty folder for the damaged stores; ``write_past_checks``: the fixture."""
     import re
     from pathlib import Path
     from typing import get_args
@@ -395,7 +395,9 @@ def messages(state_dir) -> list[str]:
     with Store.open(state_dir) as store:
         notice = store.notice
         store.record(store.start_game({"game": "maexle", "players": PLAYERS[:2]}), {"announce": 54}, [])
-    _damage_a_row(state_dir / "dicetable.sqlite3")
+    # A game row whose setup no longer parses: the rest still reads.
+    write_past_checks(state_dir / "dicetable.sqlite3",
+                      "INSERT INTO games (evening_id, setup, started) VALUES (1, '{\"game\":', 0)")
     with Store.open(state_dir) as store:
         kept = store.notice  # what still read of it was kept
     # The trial table's peeks (appliance/trial.py, said on the play screen).
@@ -408,21 +410,10 @@ def messages(state_dir) -> list[str]:
                                                                           games_not_saved()]
 
 
-def _damage_a_row(path) -> None:
-    """A game row of the store at ``path`` whose setup no longer parses: the rest still reads."""
-    import sqlite3
-
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA ignore_check_constraints = ON")
-    db.execute("INSERT INTO games (evening_id, setup, started) VALUES (1, '{\"game\":', 0)")
-    db.commit()
-    db.close()
-
-
-def tour_messages(app: App, show, state_dir) -> None:
+def tour_messages(app: App, show, state_dir, write_past_checks) -> None:
     """Each message line over the game screen and the setup screen: where it lies beside the most
     buttons at the top's right (Yacht's three; End the evening and Set up the table)."""
-    texts = messages(state_dir)
+    texts = messages(state_dir, write_past_checks)
     app.setup.seats = list(PLAYERS)
     app.setup.game_kind = "yacht"
     assert app.start_game()
@@ -473,7 +464,7 @@ def test_every_screen_fits_its_boxes_in_every_language(recorder):
 
 @pytest.mark.parametrize("size", [SIZE, (1920, 1080)], ids=lambda p: f"{p[0]}x{p[1]}")
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_every_screen_is_readable_from_2_metres_in_every_language(lang, size, text_sizes, tmp_path):
+def test_every_screen_is_readable_from_2_metres_in_every_language(lang, size, text_sizes, tmp_path, write_past_checks):
     """At 800x480 no text a player reads is under 20 px or cut short, on any screen of any game in
     any state: the tours above with three long names, then a full table (20 seats, 8 at Yacht),
     every status line of the live view and every message line. The exempt texts are
@@ -487,7 +478,7 @@ def test_every_screen_is_readable_from_2_metres_in_every_language(lang, size, te
         for tour in (tour_setup, tour_maexle, tour_biscuit, tour_yacht, tour_crowd):
             tour(app, rec.show)
         tour_camera(app, rec)
-        tour_messages(app, rec.show, tmp_path)
+        tour_messages(app, rec.show, tmp_path, write_past_checks)
         app.end_evening()
         rec.show()
     finally:

@@ -209,17 +209,8 @@ def test_a_damaged_store_is_announced_in_every_language_and_sqlites_english_goes
                 "the staff; play starts fresh.", detail, "database", "sqlite", "broken-")
 
 
-def damaged_second_action(path) -> None:
-    import sqlite3
-
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA ignore_check_constraints = ON")
-    db.execute("UPDATE actions SET action = '{\"believe\":' WHERE seq = 2")
-    db.commit()
-    db.close()
-
-
-def test_a_damaged_store_whose_game_still_reads_resumes_it_and_says_so_in_every_language(tmp_path, caplog):
+def test_a_damaged_store_whose_game_still_reads_resumes_it_and_says_so_in_every_language(tmp_path, caplog,
+                                                                                         write_past_checks):
     """Once the whole file was put aside and play started fresh: a game lost for one damaged row."""
     def provoke(lang):
         state = tmp_path / lang
@@ -227,7 +218,7 @@ def test_a_damaged_store_whose_game_still_reads_resumes_it_and_says_so_in_every_
             game = store.start_game({"game": "maexle", "players": ["Ann", "Bo"]})
             store.record(game, {"announce": 54}, [])
             store.record(game, {"reveal": True}, [])
-        damaged_second_action(state / FILENAME)
+        write_past_checks(state / FILENAME, "UPDATE actions SET action = '{\"believe\":' WHERE seq = 2")
         with Store.open(state) as store:
             app = App(store=store, clock=lambda: 0.0)
             assert app.resume() and [a for a, _e in app.session.history] == [{"announce": 54}]  # up to the damage

@@ -247,12 +247,11 @@ def truncated(path: Path) -> None:
     path.write_bytes(data[:len(data) // 3 + 100])
 
 
-def bad_json_row(path: Path, seq: int = 1) -> None:
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA ignore_check_constraints = ON")
-    db.execute("UPDATE actions SET action = '{\"announce\":' WHERE seq = ?", (seq,))
-    db.commit()
-    db.close()
+@pytest.fixture
+def bad_json_row(write_past_checks):
+    """A function ``(path, seq=1)`` whose action ``seq`` of the store at ``path`` no longer parses."""
+    return lambda path, seq=1: write_past_checks(path, "UPDATE actions SET action = '{\"announce\":' WHERE seq = ?",
+                                                 (seq,))
 
 
 def orphan_wal(path: Path) -> None:
@@ -278,7 +277,7 @@ def test_an_unusable_file_is_moved_aside_and_play_starts_fresh(tmp_path, spoil):
         assert s.notice is None and s.unfinished().actions == [{"announce": 31}]
 
 
-def test_a_damaged_action_cuts_its_games_log_there_and_the_rest_of_the_store_is_kept(tmp_path):
+def test_a_damaged_action_cuts_its_games_log_there_and_the_rest_of_the_store_is_kept(tmp_path, bad_json_row):
     make_good_store(tmp_path)
     with Store.open(tmp_path) as s:
         s.save_settings({"language": "lv"})
@@ -371,7 +370,8 @@ def test_a_header_that_claims_a_huge_file_is_salvaged_without_making_one(tmp_pat
     assert not list(tmp_path.glob(".salvage-*")) and path.stat().st_size < 10_000_000
 
 
-def test_a_plug_pulled_during_the_salvage_leaves_the_damaged_file_in_place_and_it_is_salvaged_again(tmp_path):
+def test_a_plug_pulled_during_the_salvage_leaves_the_damaged_file_in_place_and_it_is_salvaged_again(
+        tmp_path, bad_json_row):
     import subprocess
     import sys
 
@@ -389,7 +389,7 @@ def test_a_plug_pulled_during_the_salvage_leaves_the_damaged_file_in_place_and_i
 
 
 def test_a_plug_pulled_between_moving_the_damaged_file_aside_and_putting_the_salvage_in_place_loses_nothing(
-        tmp_path):
+        tmp_path, bad_json_row):
     from appliance import store as store_module
 
     make_good_store(tmp_path)
@@ -416,7 +416,7 @@ def test_a_game_row_the_check_refuses_is_left_out_of_the_salvage_not_moved_aside
         assert s.notice is None and s.moved_to is None
 
 
-def test_a_disk_too_full_for_the_salvage_changes_nothing_and_says_so(tmp_path, monkeypatch):
+def test_a_disk_too_full_for_the_salvage_changes_nothing_and_says_so(tmp_path, bad_json_row, monkeypatch):
     from appliance import store as store_module
 
     make_good_store(tmp_path)
