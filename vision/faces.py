@@ -115,8 +115,10 @@ class FaceReader:
         frame; (0, CLASSES) for none."""
         return self.crop_probabilities(crops(bgr, dice))
 
-    def crop_probabilities(self, cut: np.ndarray) -> np.ndarray:
-        """As ``probabilities``, for crops already cut (``crops``): (N, CROP, CROP, 3) uint8 BGR."""
+    def crop_probabilities(self, cut: np.ndarray, scores=None) -> np.ndarray:
+        """As ``probabilities``, for crops already cut (``crops``): (N, CROP, CROP, 3) uint8 BGR.
+        ``scores`` (the finder's peaks) are for a table's adaptation (``vision.adapt.AdaptedFaces``)
+        and unused here."""
         if not len(cut):
             return np.zeros((0, CLASSES))
         return softmax(self.logits(cut))

@@ -132,7 +132,8 @@ def read_dice(frame, expected: int | None = None, reference: np.ndarray | None =
         models = models or _models()
         if adaptation is not None:  # the table's own dice: the face reader wrapped, its die threshold
             from vision.adapt import AdaptedFaces
-            models = replace(models, faces=AdaptedFaces(models.faces, adaptation), gate=adaptation.gate(models.gate))
+            models = replace(models, faces=AdaptedFaces(models.faces, adaptation, models.gate),
+                             gate=adaptation.gate(models.gate))
         return _read(bgr, expected, ref, params, models, debug)
     except Exception as exc:  # noqa: BLE001
         # A safety net so the kiosk never shows a traceback, not a code path: the tests feed
@@ -186,7 +187,7 @@ def weigh(bgr: np.ndarray, cands: list[Candidate], ref: np.ndarray | None, p: Re
         kept = np.array([not _like_reference(piece, ref, c, p) for piece, c in zip(cut, cands)], bool)
         cands, cut = [c for c, k in zip(cands, kept) if k], cut[kept]
     reads = []
-    for c, pr in zip(cands, models.faces.crop_probabilities(cut)):
+    for c, pr in zip(cands, models.faces.crop_probabilities(cut, [c.score for c in cands])):
         die_like = max(1.0 - float(pr[NOT_A_FACE]), 1e-9)
         v = int(np.argmax(pr[1:COCKED])) + 1
         reads.append(Weighed(c, models.gate.die(c.score, die_like), v, float(pr[v]) / die_like,
