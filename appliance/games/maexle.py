@@ -8,7 +8,8 @@ actions fit each game" puts them:
 - The receiver may instead ``reveal``; then the cup is lifted and the next action is the ``roll``
   the camera reads under it. With ``self_reveal`` the receiver rolls, shows their own dice and takes
   1; dice that beat the standing announcement (as an announcement would have to) cost nobody a
-  point, and the receiver opens a new round (``"beats": true`` in the ``revealed`` event). With
+  point, and the receiver opens a new round (``"beats": true`` in the ``revealed`` event), unless
+  ``self_reveal_beats = costs``: then every self-reveal takes 1. With
   ``blind_pass`` the receiver passes the cup on unrolled and answers for the old announcement
   (``"blind": true`` in the ``revealed`` event that follows; a false one is charged as
   ``maexle.reveal_blind``, not as a lie).
@@ -50,6 +51,9 @@ class Maexle(Game):
         "maexle_accept_cost": Switch(1, "count"),
         "maexle_reveal_cost": Switch(2, "count"),
         "self_reveal": Switch(True, "bool"),
+        # (gap) the seed shows a *lower* roll: dice that beat the announcement cost nobody (free),
+        # or a self-reveal costs 1 whatever it shows (costs)
+        "self_reveal_beats": choice("free", "costs"),
         "blind_pass": Switch(False, "bool"),
         "direction": choice("right", "left"),  # seed: "dem Spieler rechts von ihm"
         "penalty": choice("points", "drinks"),
@@ -208,12 +212,14 @@ class Maexle(Game):
         if lift == "maexle":
             return events + self._immediate_maexle(by, holds)
         if lift == "self_reveal":
-            if self._may_follow(shown, announced):
+            beats = self._may_follow(shown, announced)
+            if beats and self._rules["self_reveal_beats"] == "free":
                 # Decision (README "Rules decided beyond RULES.md"): the seed's self-reveal shows a
                 # lower roll; dice that beat the announcement cost nobody a point, the holder opens.
                 events[0]["revealed"]["beats"] = True
                 return events + self._open(lifter)
-            why = f"{lifter} shows their own {said(shown)} instead of beating {said(announced)}"
+            why = (f"{lifter} shows their own {said(shown)} instead of announcing it" if beats else
+                   f"{lifter} shows their own {said(shown)} instead of beating {said(announced)}")
             return events + self._charge(lifter, 1, why, "maexle.self_reveal") + self._next_round(lifter, by)
         # A reveal (seed: "Deckt er auf und der angegebene Wert stimmt, bekommt er einen Strafpunkt").
         maexle_stake = announced == mv.MAEXLE and self._rules["maexle"] == "accept_or_reveal"

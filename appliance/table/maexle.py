@@ -133,6 +133,8 @@ class MaexleTable(Table):
             if p.get("beats"):  # they beat (or may match) it: nobody's point (README "Rules decided beyond RULES.md")
                 verb = "matching" if p["value"] == p["announced"] else "beating"
                 return f"{shown}, {verb} {said(p['announced'])}: no point"
+            if mv.at_least(p["value"], p["announced"]):  # self_reveal_beats = costs: shown all the same
+                return shown
             return f"{shown} instead of beating {said(p['announced'])}"
         verdict = "it holds" if p["holds"] else "it does not hold"
         return (f"the cup is lifted: {english_dice(p['dice'])} = {said(p['value'])}; "

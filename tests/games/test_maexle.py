@@ -13,8 +13,8 @@ def test_defaults_fill_the_setup():
     g = game("maexle", P3)
     assert g.setup["rules"] == {
         "truth": "at_least", "announce": "strictly_higher", "maexle": "accept_or_reveal",
-        "maexle_accept_cost": 1, "maexle_reveal_cost": 2, "self_reveal": True, "blind_pass": False,
-        "direction": "right", "penalty": "points", "limit": 6,
+        "maexle_accept_cost": 1, "maexle_reveal_cost": 2, "self_reveal": True, "self_reveal_beats": "free",
+        "blind_pass": False, "direction": "right", "penalty": "points", "limit": 6,
     }
 
 
@@ -176,6 +176,16 @@ def test_a_self_reveal_whose_dice_beat_the_announcement_costs_nobody_a_point():
     g = game("maexle", P3, announce="higher_or_equal")  # equal is enough when an equal announcement is
     play(g, {"announce": 54}, {"self_reveal": True})
     assert of(play(g, {"roll": [5, 4]}), "penalty") == []
+
+
+def test_under_self_reveal_beats_costs_a_self_reveal_takes_one_whatever_it_shows():
+    g = game("maexle", P3, self_reveal_beats="costs")
+    play(g, {"announce": 54}, {"self_reveal": True})
+    ev = play(g, {"roll": [6, 6]})
+    assert "beats" not in of(ev, "revealed")[0]
+    assert [(p["player"], p["points"]) for p in of(ev, "penalty")] == [("Cy", 1)]
+    assert "instead of announcing it" in of(ev, "penalty")[0]["why"]
+    assert g.expects["player"] == "Cy" and g.expects["expects"] == "announce"
 
 
 def test_self_reveal_switch_off_and_not_after_a_maexle():

@@ -210,6 +210,14 @@ def test_a_self_reveal_that_beats_the_announcement_is_announced_as_no_point_and_
     assert said == [("Cy shows 66", "It beats 54: no point, a new round")]
 
 
+def test_a_self_reveal_that_beats_the_announcement_under_self_reveal_beats_costs_is_shown_and_charged():
+    t = Table("maexle", ["Ann", "Bo", "Cy"], self_reveal_beats="costs")
+    t.choose("announce:54")
+    t.app.act({"self_reveal": True})
+    said = t.roll(6, 6)
+    assert said[0] == ("Cy shows 66", "") and "no point" not in str(said)
+
+
 def test_a_self_reveal_that_matches_the_announcement_where_matching_is_allowed_is_told_as_matching():
     # RULES.md §1 announce = higher_or_equal: 43 shown for an announced 43 is as good as beating it.
     t = Table("maexle", ["Ann", "Bo", "Cy"], announce="higher_or_equal")
