@@ -88,8 +88,9 @@ COLUMNS = ("file", "source", "boxes", "values_in_box_order", "table_like", "excl
 def load_manifest(path: str | Path) -> list[Photo]:
     """All rows of a manifest.csv (README.txt format), excluded ones included (flagged).
 
-    Raises OSError when the file cannot be read, ValueError on a missing column, a malformed row or
-    text that is not UTF-8 (the caller names the file).
+    Raises OSError when the file cannot be read, ValueError on a missing column, a malformed row (an
+    ``n_dice``, when given, that does not count its labelled dice) or text that is not UTF-8 (the
+    caller names the file).
     """
     try:
         return _read_manifest(path)
@@ -115,6 +116,11 @@ def _read_manifest(path: str | Path) -> list[Photo]:
                 raise ValueError(f"line {rows.line_num}: boxes and values must be integers") from None
             if len(boxes) != len(box_values) or any(len(b) != 4 for b in boxes):
                 raise ValueError(f"{row['file']}: boxes and values_in_box_order disagree")
+            if (row.get("n_dice") or "").strip() not in ("", str(len(box_values))):
+                # the column is optional here; given, it must count the labelled dice (README.txt)
+                n = len(box_values)
+                raise ValueError(f"{row['file']}: n_dice is {row['n_dice'].strip()}, but {n} "
+                                 f"{'die is' if n == 1 else 'dice are'} labelled")
             wrong = [v for v in box_values if not 1 <= v <= 6]
             if wrong:
                 raise ValueError(f"{row['file']}: a die's value is 1-6, not {wrong[0]}")
