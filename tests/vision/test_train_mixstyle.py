@@ -1,11 +1,11 @@
-"""The face reader's early feature styles mixed between crops in training
-(``vision.train.face_fit.MixStyle``); needs the ``[train]`` extra."""
+"""The early feature styles mixed between training images, of the face reader and of the finder
+(``vision.train.styles.MixStyle``); needs the ``[train]`` extra."""
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.train.face_fit import mix_style  # noqa: E402
+from vision.train.styles import mix_style  # noqa: E402
 
 
 def _maps(seed: int) -> torch.Tensor:
@@ -43,3 +43,19 @@ def test_a_share_outside_zero_to_one_is_refused_before_any_training(share):
 
     with pytest.raises(ValueError, match="mixstyle is a share"):
         train([], [], [], epochs=1, per_epoch=1, seed=0, mixstyle=share)
+
+
+def test_a_finder_trained_with_mixed_styles_differs_and_is_returned_without_hooks():
+    import numpy as np
+
+    from vision.train.finder_fit import train
+    from vision.train.samples import Labelled
+
+    image = np.random.default_rng(0).integers(0, 255, (128, 128, 3), np.uint8)
+    items = [Labelled(image, np.array([[64.0, 64.0, 30.0, 3.0]], np.float32), 30.0, "drawn")]
+    tiny = dict(epochs=1, per_epoch=4, seed=0, batch=2, widths=(4, 4, 4, 4, 4), log=lambda _msg: None)
+    plain, mixed = train(items, **tiny), train(items, mixstyle=1.0, **tiny)
+    assert not mixed.training and not any(m._forward_hooks for m in mixed.modules())
+    assert any(not torch.equal(a, b) for a, b in zip(plain.state_dict().values(), mixed.state_dict().values()))
+    with pytest.raises(ValueError, match="mixstyle is a share"):
+        train(items, mixstyle=2.0, **tiny)

@@ -133,6 +133,8 @@ def parse(argv) -> argparse.Namespace:
                         help="share of the finder's views also seen at a slant, another camera's perspective (0: none)")
     parser.add_argument("--finder-mosaic", type=float, default=0.0, metavar="SHARE",
                         help="share of the finder's views made of four images side by side (0: none)")
+    parser.add_argument("--finder-mixstyle", type=float, default=0.0, metavar="SHARE",
+                        help="share of the finder's batches whose early feature styles are mixed between views (0: none)")
     parser.add_argument("--face-epochs", type=int, default=40)
     parser.add_argument("--crops", type=int, default=40000, help="face training crops per epoch")
     parser.add_argument("--face-widths", type=_widths(4), metavar="A,B,C,D",
@@ -170,7 +172,7 @@ def parse(argv) -> argparse.Namespace:
         parser.error("--mixup and --teacher do not go together: the teachers never saw blended crops")
     if args.randconv and args.teacher:
         parser.error("--randconv and --teacher do not go together: the teachers never saw filtered crops")
-    for name in ("finder_slant", "finder_mosaic", "small_dice", "mixstyle", "randconv"):
+    for name in ("finder_slant", "finder_mosaic", "finder_mixstyle", "small_dice", "mixstyle", "randconv"):
         if not 0 <= getattr(args, name) <= 1:
             parser.error(f"--{name.replace('_', '-')}: a share is 0-1, not {getattr(args, name)}")
     if args.pips < 0:
@@ -197,7 +199,7 @@ def _finder(args, items, log):
         net = finder_fit.train(items, epochs=args.finder_epochs, per_epoch=args.views, seed=args.seed,
                                weights=_source_weights(items, args.synthetic_share),
                                widths=args.finder_widths, slant=args.finder_slant,
-                               mosaic=args.finder_mosaic, log=log)
+                               mosaic=args.finder_mosaic, mixstyle=args.finder_mixstyle, log=log)
         finder_fit.export(net, args.out / "finder.onnx")
         torch.save(net.state_dict(), args.out / "finder.pt")  # for looking into it later; not shipped
     return DieFinder(args.out / "finder.onnx")

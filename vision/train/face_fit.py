@@ -17,6 +17,7 @@ from vision.train.face_data import Spec, jittered_view, pip_target
 from vision.train.finder_fit import focal
 from vision.train.nets import FaceExport, FaceNet
 from vision.train.samples import Labelled
+from vision.train.styles import MixStyle
 
 
 class Crops(WeightedDraws):
@@ -67,49 +68,8 @@ def mixed_loss(loss_fn, out: torch.Tensor, ya: torch.Tensor, yb: torch.Tensor, l
     return lam * loss_fn(out, ya) + (1 - lam) * loss_fn(out, yb)
 
 
-MIXSTYLE_ALPHA = 0.1  # Beta(alpha, alpha) of MixStyle's weights: most mixes lean to one crop's style
-MIXSTYLE_LAYERS = (0, 1, 2)  # the face reader's first convolutions: style lives early, content later
-
-
-class MixStyle:
-    """MixStyle (Zhou et al. 2021, "Domain generalization with MixStyle"): in training, with
-    probability ``p`` per batch, each crop's early feature maps are given a style between its own and
-    another crop's of the batch: their per-channel means and spreads over the map mixed with weights
-    ~ Beta(``MIXSTYLE_ALPHA``, same), the normalised maps kept. A camera's contrast, sharpness and
-    texture are such statistics, so the face reader learns pips under styles between its sources'
-    rather than each source's own. Forward hooks on ``FaceNet.features[i]``, ``MIXSTYLE_LAYERS``:
-    nothing changes in the network's weights or export, and eval mode is untouched."""
-
-    def __init__(self, net: FaceNet, p: float, rng: np.random.Generator):
-        self.p, self.rng = p, rng
-        self.handles = [net.features[i].register_forward_hook(self._hook) for i in MIXSTYLE_LAYERS] if p else []
-        self.active, self.order, self.lam = False, None, None
-
-    def next_batch(self) -> None:
-        """Draw whether the coming batch is mixed: one draw, partner and weight for all its layers
-        (the paper draws them at each layer; here a crop keeps one style through the early layers)."""
-        self.active = bool(self.p) and bool(self.rng.random() < self.p)
-        self.order = None
-
-    def _hook(self, module, inputs, out: torch.Tensor):
-        if not (module.training and self.active) or len(out) < 2:
-            return None
-        if self.order is None:  # one partner and weight per crop, the same at every layer
-            self.order = torch.from_numpy(self.rng.permutation(len(out)))
-            self.lam = torch.from_numpy(self.rng.beta(MIXSTYLE_ALPHA, MIXSTYLE_ALPHA, (len(out), 1, 1, 1))
-                                        .astype(np.float32))
-        return mix_style(out, self.order, self.lam)
-
-
-def mix_style(x: torch.Tensor, order: torch.Tensor, lam: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
-    """x: (N, C, H, W) float32 feature maps; each crop's normalised maps given the style
-    ``lam * own + (1 - lam) * order's``: per-channel mean and spread over H, W (detached, so no
-    gradient runs through the statistics). order: (N,) int64 a permutation; lam: (N, 1, 1, 1)."""
-    mu = x.mean((2, 3), keepdim=True).detach()
-    sigma = (x.var((2, 3), keepdim=True) + eps).sqrt().detach()
-    normed = (x - mu) / sigma
-    return normed * (lam * sigma + (1 - lam) * sigma[order]) + lam * mu + (1 - lam) * mu[order]
-
+# The face reader's first convolutions, where MixStyle mixes styles (``vision.train.styles``).
+MIXSTYLE_LAYERS = (0, 1, 2)
 
 RANDCONV_SIZES = (1, 3, 5)  # px: kernels no wider than a small die's pip gap, so pips stay apart
 
@@ -188,7 +148,7 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     averaged = (torch.optim.swa_utils.AveragedModel(net, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema),
                                                     use_buffers=True) if ema else None)
     # Hooked after the average's copy is made, so the returned network carries no hooks.
-    styles = MixStyle(net, mixstyle, np.random.default_rng([seed, 12]))
+    styles = MixStyle([net.features[i] for i in MIXSTYLE_LAYERS], mixstyle, np.random.default_rng([seed, 12]))
     for epoch in range(epochs):
         data.epoch = epoch
         net.train()
@@ -224,8 +184,7 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
         pip_note = f", pip map {pip_total / n:.4f}" if pips else ""
         log(f"face epoch {epoch + 1}/{epochs}: loss {total / n:.4f}{pip_note}, accuracy {right / n:.2%}, "
             f"{time.time() - t0:.0f} s")
-    for handle in styles.handles:
-        handle.remove()
+    styles.remove()
     return (averaged.module if averaged is not None else net).eval()
 
 

@@ -18,6 +18,7 @@ from vision.train.draws import WeightedDraws
 from vision.train.finder_data import CANVAS, mosaic, targets, view
 from vision.train.nets import Finder
 from vision.train.samples import Labelled
+from vision.train.styles import MixStyle
 
 
 class Views(WeightedDraws):
@@ -62,14 +63,20 @@ def losses(out: torch.Tensor, heat, size, offset, size_mask, offset_mask, weight
 
 def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batch: int = 16,
           lr: float = 3e-3, weights=None, widths: tuple[int, ...] | None = None, slant: float = 0.0,
-          mosaic: float = 0.0, log=print) -> Finder:
+          mosaic: float = 0.0, mixstyle: float = 0.0, log=print) -> Finder:
     """A finder trained on augmented views of ``items`` (fixed seed: the same run twice gives the
     same weights on the same machine), its five ``widths`` (None: ``Finder``'s), ``slant`` of its
-    views seen at a slant (``vision.train.finder_data.view``) and ``mosaic`` of them four images in
-    one (``vision.train.finder_data.mosaic``). Returns the model in eval mode."""
+    views seen at a slant (``vision.train.finder_data.view``), ``mosaic`` of them four images in
+    one (``vision.train.finder_data.mosaic``) and ``mixstyle`` of its batches with the early
+    feature styles mixed between views (``vision.train.styles``). Returns the model in eval mode.
+    Raises ValueError for a mixstyle share outside [0, 1]."""
+    if not 0 <= mixstyle <= 1:
+        raise ValueError(f"mixstyle is a share of batches, 0-1, not {mixstyle}")
     torch.manual_seed(seed)
     # Channels-last runs PyTorch's depthwise convolutions on the CPU about a fifth faster.
     net = (Finder(widths) if widths else Finder()).to(memory_format=torch.channels_last)
+    # The encoder's first three stages (1/2 to 1/8): where a camera's style lives.
+    styles = MixStyle([net.stem, net.down2, net.down3], mixstyle, np.random.default_rng([seed, 13]))
     data = Views(items, per_epoch, seed, weights, slant, mosaic)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1, persistent_workers=False)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -81,6 +88,7 @@ def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batc
         t0, sums, n = time.time(), np.zeros(4), 0
         for batch_ in loader:
             x, *t = batch_
+            styles.next_batch()
             out = net(x.contiguous(memory_format=torch.channels_last))
             parts = losses(out, *t)
             opt.zero_grad()
@@ -91,6 +99,7 @@ def train(items: list[Labelled], *, epochs: int, per_epoch: int, seed: int, batc
             n += 1
         log(f"finder epoch {epoch + 1}/{epochs}: loss {sums[0] / n:.3f} (centre {sums[1] / n:.3f}, "
             f"size {sums[2] / n:.3f}, offset {sums[3] / n:.3f}), {time.time() - t0:.0f} s")
+    styles.remove()
     return net.to(memory_format=torch.contiguous_format).eval()
 
 
