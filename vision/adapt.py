@@ -22,7 +22,11 @@ sides), into ``FOLDS`` folds; each fold is held aside in turn and read by heads 
 others, so every taught throw is read once by heads that never saw it. The heads (then fitted on
 all the throws) are used only when those held-aside readings are at least as good as the shipped
 model's on every count and better on one: throws read right, crops read right, and crops read surely wrong (what
-would be an "ok" reading with a wrong value, ``_score``); otherwise ``fit`` returns no adaptation
+would be an "ok" reading with a wrong value, ``_score``); and when they read each die the shipped
+model reads surely as taught as taught too (``_overruled``): heads learned from some taught
+values must not overrule what the model and the table agree on. When they do and some taught values
+contradict sure readings, the values disagree with one another (a face taught as another again and
+again, among its right ones): taken for wrong labels too. Otherwise ``fit`` returns no adaptation
 and says why, for the journal. The ridge penalty is the better of ``L2_CHOICES`` on the same check.
 
 The table's own die threshold: a camera, tray or set of dice the finder was not trained on gives
@@ -338,6 +342,16 @@ def _contradicted(pr: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
     return int(((labels > 0) & readable & sure & (value != labels)).sum())
 
 
+def _overruled(held: np.ndarray, shipped: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
+    """How many taught dice that the shipped (N, CLASSES) probabilities read surely as taught the
+    held-aside ones do not read as taught (a readable face of that value, sure or not): the heads
+    overruling what the model and the table agree on."""
+    readable, value, sure = read_as(shipped, sure_at)
+    agreed = (labels > 0) & readable & sure & (value == labels)
+    readable, value, _ = read_as(held, sure_at)
+    return int((agreed & ~(readable & (value == labels))).sum())
+
+
 def folds(throws: np.ndarray, seed: int = 0, k: int = FOLDS) -> np.ndarray:
     """(N,) int: the fold of each crop's throw (of the (N,) int ``throws``): the throws in a seeded
     order dealt round ``k`` folds, so a throw's crops always share a fold."""
@@ -479,8 +493,8 @@ def _fit(faces, examples: Examples, seed: int, face_model: str, gate: Gate | Non
     lab, thr = examples.labels, examples.throws
     fold = folds(thr, seed)
     shipped = _score(softmax(logits), lab, thr, gate.sure_at)
-    counted = shipped_counts(gate, examples.scores, softmax(logits))
-    held = {l2: _out_of_fold(logits, emb, lab, fold, l2, counted) for l2 in L2_CHOICES}
+    sure_dice = shipped_counts(gate, examples.scores, softmax(logits))
+    held = {l2: _out_of_fold(logits, emb, lab, fold, l2, sure_dice) for l2 in L2_CHOICES}
     tried = {l2: _score(held[l2], lab, thr, gate.sure_at) for l2 in L2_CHOICES}
     l2 = max(tried, key=lambda k: tried[k])
     adapted = tried[l2]
@@ -488,11 +502,22 @@ def _fit(faces, examples: Examples, seed: int, face_model: str, gate: Gate | Non
                f"right / {-shipped[2]} surely wrong, adapted {adapted[0]} / {adapted[1]} / {-adapted[2]}")
     dice = int((lab > 0).sum())
     contradicted = _contradicted(softmax(logits), lab, gate.sure_at)
+    overruled = _overruled(held[l2], softmax(logits), lab, gate.sure_at)
+    if overruled:
+        figures += f", {overruled} of the shipped model's sure readings as taught read otherwise"
     if contradicted >= 3 and contradicted > CONTRADICTED_AT_MOST * dice:
         return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
                       "model reads surely (check the values taught): the shipped model reads", shipped, shipped,
                       n_throws, time.perf_counter() - t0, contradicted=(contradicted, dice))
-    worse = any(a < b for a, b in zip(adapted, shipped))
+    if contradicted and overruled:
+        # The taught values disagree with one another: dice the model and the table agree on, read
+        # wrong by heads learned from the others (one face taught as another, again and again).
+        return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
+                      f"model reads surely, and heads learned from them read {overruled} held-aside dice otherwise "
+                      "that the shipped model reads surely as taught (check the values taught): the shipped "
+                      "model reads", shipped, adapted, n_throws, time.perf_counter() - t0,
+                      contradicted=(contradicted, dice))
+    worse = any(a < b for a, b in zip(adapted, shipped)) or overruled > 0
     # A tie is no evidence that it helps: where the shipped model already reads the taught throws, a
     # head fitted on a few dozen crops can still move readings it was never shown (never worse first).
     heads_used = not worse and adapted != shipped
