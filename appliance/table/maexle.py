@@ -60,8 +60,8 @@ class MaexleTable(Table):
         if lift == "self_reveal":
             shows = _("{player} shows {value}").format(player=value["player"], value=shown)
             if value.get("beats"):  # or matches it, under announce = higher_or_equal
-                words = _("It matches {announced}: no point, a new round") if value.get("value") == value.get("announced") \
-                    else _("It beats {announced}: no point, a new round")
+                words = _("It matches {announced}: no penalty, a new round") if value.get("value") == value.get("announced") \
+                    else _("It beats {announced}: no penalty, a new round")
                 return Announcement(shows, "good", words.format(announced=announced))
             return Announcement(shows, "info")
         if lift == "maexle":
@@ -132,7 +132,7 @@ class MaexleTable(Table):
             shown = f"{p['player']} shows their own dice: {english_dice(p['dice'])} = {said(p['value'])}"
             if p.get("beats"):  # they beat (or may match) it: nobody's point (README "Rules decided beyond RULES.md")
                 verb = "matching" if p["value"] == p["announced"] else "beating"
-                return f"{shown}, {verb} {said(p['announced'])}: no point"
+                return f"{shown}, {verb} {said(p['announced'])}: no penalty"
             if mv.at_least(p["value"], p["announced"]):  # self_reveal_beats = costs: shown all the same
                 return shown
             return f"{shown} instead of beating {said(p['announced'])}"
@@ -196,7 +196,7 @@ class MaexleTable(Table):
             "announce": Choice("believe", _("Believe"), _("roll and announce higher") if _strictly(session.rules)
                                else _("roll and announce the same or higher")),
             "accept": Choice("accept", _("Accept"), _costs(cost, session.rules)),
-            "self_reveal": Choice("self_reveal", _("Show my dice"), _costs(1, session.rules)),
+            "self_reveal": Choice("self_reveal", _("Show my dice"), _self_reveal_costs(session.rules)),
             "blind_pass": Choice("blind_pass", _("Pass blind"), _("without rolling")),
         }
         view.choices = [Choice("reveal", _("Reveal"), _("lift the cup"), "primary")] + \
@@ -247,6 +247,16 @@ def _costs(n: int, rules) -> str:
     if rules.get("penalty") == "drinks":
         return ngettext("take {n} drink", "take {n} drinks", n).format(n=n)
     return ngettext("take {n} point", "take {n} points", n).format(n=n)
+
+
+def _self_reveal_costs(rules) -> str:
+    """What a self-reveal costs: 1 (``_costs``), or under ``self_reveal_beats = free`` (README "Rules
+    decided beyond RULES.md") 1 only if the dice shown are lower, the seed's own word."""
+    if rules.get("self_reveal_beats", "free") != "free":
+        return _costs(1, rules)
+    if rules.get("penalty") == "drinks":
+        return ngettext("{n} drink if lower", "{n} drinks if lower", 1).format(n=1)
+    return ngettext("{n} point if lower", "{n} points if lower", 1).format(n=1)
 
 
 def _value_choice(v: int) -> Choice:

@@ -314,20 +314,20 @@ def test_replay_tells_a_self_reveal_that_beats_the_announcement_as_beating_it():
     # The engine marks it "beats" and charges nobody (README "Rules decided beyond RULES.md").
     status, out, _ = run_replay([MAEXLE_LOG[0], {"announce": 43}, {"self_reveal": True}, {"roll": [6, 5]}])
     assert status == 0
-    assert "Cy shows their own dice: 6 5 = 65, beating 43: no point" in out and "instead of" not in out
+    assert "Cy shows their own dice: 6 5 = 65, beating 43: no penalty" in out and "instead of" not in out
 
 
 def test_replay_tells_a_self_reveal_that_beats_under_self_reveal_beats_costs_as_shown_and_charged():
     setup = {"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"self_reveal_beats": "costs"}}
     status, out, _ = run_replay([setup, {"announce": 43}, {"self_reveal": True}, {"roll": [6, 5]}])
     assert status == 0 and "Cy shows their own dice: 6 5 = 65\n" in out
-    assert "Cy shows their own 65 instead of announcing it" in out and "no point" not in out
+    assert "Cy shows their own 65 instead of announcing it" in out and "no penalty" not in out
 
 
 def test_replay_tells_a_self_reveal_that_matches_the_announcement_as_matching_it():
     setup = {"game": "maexle", "players": ["Ann", "Bo", "Cy"], "rules": {"announce": "higher_or_equal"}}
     status, out, _ = run_replay([setup, {"announce": 43}, {"self_reveal": True}, {"roll": [4, 3]}])
-    assert status == 0 and "Cy shows their own dice: 4 3 = 43, matching 43: no point" in out
+    assert status == 0 and "Cy shows their own dice: 4 3 = 43, matching 43: no penalty" in out
 
 
 def test_replay_tells_the_tie_switches_readably():

@@ -207,7 +207,7 @@ def test_a_self_reveal_that_beats_the_announcement_is_announced_as_no_point_and_
     t.choose("announce:54")
     t.app.act({"self_reveal": True})
     said = t.roll(6, 6)
-    assert said == [("Cy shows 66", "It beats 54: no point, a new round")]
+    assert said == [("Cy shows 66", "It beats 54: no penalty, a new round")]
 
 
 def test_a_self_reveal_that_beats_the_announcement_under_self_reveal_beats_costs_is_shown_and_charged():
@@ -215,7 +215,7 @@ def test_a_self_reveal_that_beats_the_announcement_under_self_reveal_beats_costs
     t.choose("announce:54")
     t.app.act({"self_reveal": True})
     said = t.roll(6, 6)
-    assert said[0] == ("Cy shows 66", "") and "no point" not in str(said)
+    assert said[0] == ("Cy shows 66", "") and "no penalty" not in str(said)
 
 
 def test_a_self_reveal_that_matches_the_announcement_where_matching_is_allowed_is_told_as_matching():
@@ -223,7 +223,7 @@ def test_a_self_reveal_that_matches_the_announcement_where_matching_is_allowed_i
     t = Table("maexle", ["Ann", "Bo", "Cy"], announce="higher_or_equal")
     t.choose("announce:43")
     t.app.act({"self_reveal": True})
-    assert t.roll(3, 4) == [("Cy shows 43", "It matches 43: no point, a new round")]
+    assert t.roll(3, 4) == [("Cy shows 43", "It matches 43: no penalty, a new round")]
 
 
 def test_a_biscuit_roll_that_changes_nothing_names_who_threw_it():

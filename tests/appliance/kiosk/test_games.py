@@ -287,11 +287,16 @@ def test_an_announced_maexle_under_immediate_reveal_is_announced_as_lifted_not_a
     assert "Mäxle! Lift the cup" in said and "Mäxle! Accept or reveal" not in said
 
 
-@pytest.mark.parametrize("penalty, accept, show", [("points", "take 2 points", "take 1 point"),
-                                                   ("drinks", "take 2 drinks", "take 1 drink")])
-def test_the_answers_to_an_announced_maexle_cost_in_the_games_penalty_unit(penalty, accept, show):
+@pytest.mark.parametrize("penalty, beats, accept, show", [
+    ("points", "free", "take 2 points", "1 point if lower"),
+    ("drinks", "free", "take 2 drinks", "1 drink if lower"),
+    ("points", "costs", "take 2 points", "take 1 point"),  # RULES.md §1 seed: a self-reveal takes 1
+    ("drinks", "costs", "take 2 drinks", "take 1 drink")])
+def test_the_answers_to_an_announced_maexle_cost_in_the_games_penalty_unit(penalty, beats, accept, show):
+    # Under self_reveal_beats = free dice that beat the announcement cost nothing (README).
     app = App(players=["Ann", "Bo"], rules={"maexle": {"penalty": penalty, "maexle_accept_cost": 2,
-                                                       "self_reveal": True}}, clock=lambda: 0.0)
+                                                       "self_reveal": True, "self_reveal_beats": beats}},
+              clock=lambda: 0.0)
     app.setup.game_kind = "maexle"
     assert app.start_game()
     app.choose("announce:21")
