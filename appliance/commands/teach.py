@@ -223,13 +223,7 @@ def _throws(args, say) -> list:
     for path, text in zip(args.images, args.values):
         values = argtypes.dice_words(text)
         frame = _image(path)
-        # The same photo twice (kept once), by its pixels: a copy under another name is the same throw.
-        photo = hashlib.sha1(frame.tobytes() + repr(frame.shape).encode()).digest()
-        first = photo not in given
-        earlier, said = given.setdefault(photo, (path, text))
-        if sorted(argtypes.dice_words(said)) != sorted(values):
-            again = "given twice" if Path(earlier).resolve() == Path(path).resolve() else f"the same photo as {earlier}"
-            raise LabelError(f"{path}: {again}, with the values {said!r} and {text!r}: which are they?")
+        first = _first_time(given, frame, path, values, text)
         try:
             taught = from_values(frame, values, models)
         except LabelError as exc:
@@ -238,6 +232,21 @@ def _throws(args, say) -> list:
             _said_otherwise(path, frame, taught, models, say)
         out.append((str(path), taught))
     return out
+
+
+def _first_time(given: dict, frame, path, values, text: str) -> bool:
+    """Whether the photo ``frame`` at ``path`` is given for the first time in this command (``given``:
+    what was, by its pixels: a copy under another name is the same throw, kept once). Raises
+    LabelError when it was given before with other values (``text``: the values as given)."""
+    from vision.examples import LabelError
+
+    photo = hashlib.sha1(frame.tobytes() + repr(frame.shape).encode()).digest()
+    first = photo not in given
+    earlier, said, said_text = given.setdefault(photo, (path, sorted(values), text))
+    if said != sorted(values):
+        again = "given twice" if Path(earlier).resolve() == Path(path).resolve() else f"the same photo as {earlier}"
+        raise LabelError(f"{path}: {again}, with the values {said_text!r} and {text!r}: which are they?")
+    return first
 
 
 def _said_otherwise(path, frame, taught, models, say, mend: str = "teach it again with the right values") -> None:
@@ -264,9 +273,10 @@ def _manifest_throws(args, models, say) -> list:
         raise ValueError(f"cannot read the manifest {args.manifest}: {getattr(exc, 'strerror', None) or exc}") from None
     if not photos:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
-    out, none_found = [], []
+    out, none_found, given = [], [], {}
     for photo in photos[:args.limit]:
         frame = _image(photo.path, args.manifest)
+        first = _first_time(given, frame, photo.file, photo.values, " ".join(map(str, photo.values)))
         try:
             taught = from_boxes(frame, photo, models)
         except NoneFound as exc:  # the reader's limit in that photo, not a wrong label: the others teach
@@ -274,7 +284,8 @@ def _manifest_throws(args, models, say) -> list:
             continue
         except LabelError as exc:
             raise LabelError(f"{photo.file}: {exc}") from None
-        _said_otherwise(photo.file, frame, taught, models, say, "mend the manifest's row and teach it again")
+        if first:  # a row given again is said once, as it is kept once
+            _said_otherwise(photo.file, frame, taught, models, say, "mend the manifest's row and teach it again")
         out.append((photo.file, taught))
     if not out:  # none at all: boxes of other images, or dice this reader cannot find
         raise LabelError(none_found[0] + ("" if len(none_found) == 1 else f" (and in the other {len(none_found) - 1} photos)"))

@@ -352,6 +352,21 @@ def test_a_copy_of_a_photo_under_another_name_with_other_values_is_refused_and_n
     assert kept(taught) == before
 
 
+def test_a_manifest_with_one_photo_in_two_rows_with_other_values_is_refused_and_nothing_is_taught(tmp_path, capsys):
+    image, truth = render_still(THROWS[0], seed=200, look=None)
+    photo = tmp_path / "throw.png"
+    cv2.imwrite(str(photo), image)
+    boxes = [d.box for d in truth]
+    right = [d.value for d in truth]
+    manifest = _manifest(tmp_path, [(photo, right, boxes), (photo, [v % 6 + 1 for v in right], boxes)])
+    state = tmp_path / "state"
+    state.mkdir()
+    assert main(["teach", "--manifest", str(manifest), "--state", str(state)]) == 2
+    err = capsys.readouterr().err
+    assert "throw.png: given twice, with the values '3 4 5' and '4 5 6': which are they?" in err
+    assert not (state / "dicetable.sqlite3").exists() or kept(state)[0][0] == 0
+
+
 def test_a_manifest_box_that_misses_its_die_teaches_the_others_and_nothing_as_not_a_die(tmp_path, capsys):
     image, truth = render_still(THROWS[0], seed=200, look=None)
     photo = tmp_path / "throw.png"
