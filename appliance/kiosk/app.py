@@ -116,6 +116,7 @@ class Banner:
     reword: Callable[[], Announcement] | None = None
     language: str = ""
     session: Session | None = None
+    taken: int = 0  # which of the kiosk's accepted actions it announces (``App.took``)
 
     def worded(self) -> Announcement:
         """The announcement in the active language."""
@@ -182,6 +183,10 @@ class App:
         self.session: Session | None = None
         self.evening_summary = None  # the chart's figures, read when "End the evening" is chosen
         self.banners: deque[Banner] = deque()
+        # The game's accepted actions still in effect that this kiosk took, newest last (numbered
+        # as taken): an undo takes the last one back, and its announcements not yet shown go with it.
+        self._in_effect: list[tuple[Session, int]] = []
+        self._taken = 0
         self.banner: Banner | None = None
         self.banner_until = 0.0
         self.message = ""
@@ -846,6 +851,13 @@ class App:
         self.focus = -1
         self.play.page = 0  # whatever list comes next starts at its first page
         session = self.session
+        self._taken += 1
+        self._in_effect = [(s, n) for s, n in self._in_effect if s is session]  # this game's
+        if outcome.action and "undo" in outcome.action:
+            if self._in_effect:  # (none: an action of before a restart, whose words have shown)
+                self._drop_banners_of(self._in_effect.pop()[1])
+        else:
+            self._in_effect.append((session, self._taken))
         events = [] if quiet or session is None else session.with_water(outcome.events)
         items = announcements(session, events, self.drink_word) if events else []
         if self.hooks.announce and items:
@@ -855,7 +867,7 @@ class App:
         for i, a in enumerate(items):
             self.banners.append(Banner(a, outcome.seq, last_of_outcome=i == len(items) - 1,
                                        reword=partial(_nth, session, events, self.drink_word, i),
-                                       language=i18n.language(), session=session))
+                                       language=i18n.language(), session=session, taken=self._taken))
         if self.session is not None and self.session.over:
             self._ended(self.session)
             self.screen = "over"
@@ -864,6 +876,17 @@ class App:
             self._ended_sessions.remove(self.session)
             self._keep_winner_screen(False)
         self.tick()
+
+    def _drop_banners_of(self, taken: int) -> None:
+        """The announcements of an action taken back, showing or waiting, go: "takes 1 penalty point"
+        must not stand over the standings it no longer changes (marked as shown in the store)."""
+        gone = [b for b in [self.banner, *self.banners] if b is not None and b.taken == taken]
+        for banner in gone:
+            if banner.last_of_outcome and banner.session is not None:
+                banner.session.announced(banner.seq)
+        self.banners = deque(b for b in self.banners if b.taken != taken)
+        if self.banner is not None and self.banner.taken == taken:
+            self.banner = None
 
     def _sound(self, name: str) -> None:
         if self.hooks.sound is not None:

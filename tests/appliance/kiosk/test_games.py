@@ -287,6 +287,24 @@ def test_an_announced_maexle_under_immediate_reveal_is_announced_as_lifted_not_a
     assert "Mäxle! Lift the cup" in said and "Mäxle! Accept or reveal" not in said
 
 
+def test_an_action_taken_back_takes_its_announcements_not_yet_shown_with_it():
+    # Accept pressed, then Undo at once: "Bo takes 1 penalty point" must not show over the standings
+    # it no longer changes; what was announced before it stays.
+    app = App(players=["Ann", "Bo"], clock=lambda: 0.0)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:21")
+    before = [b.announcement.text for b in [app.banner, *app.banners] if b is not None]
+    app.choose("accept")
+    assert any("penalty" in b.announcement.text for b in app.banners if b is not None) or \
+        "penalty" in app.banner.announcement.text
+    app.undo()
+    showing = [b.announcement.text for b in [app.banner, *app.banners] if b is not None]
+    assert not any("penalty" in text for text in showing)
+    assert all(text in showing for text in before)
+    assert app.session.game.penalties == {"Ann": 0, "Bo": 0}
+
+
 @pytest.mark.parametrize("penalty, beats, accept, show", [
     ("points", "free", "take 2 points", "1 point if lower"),
     ("drinks", "free", "take 2 drinks", "1 drink if lower"),
