@@ -78,9 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     # (summary, replay) or the journal (kiosk) should get.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     args, extra = parser.parse_known_args(argv)
     if extra:
-        getattr(args, "usage_of", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        args = _intermixed(args, argv) or getattr(args, "usage_of", parser).error(
+            f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
@@ -106,6 +108,22 @@ def main(argv: list[str] | None = None) -> int:
         return 74
     finally:
         sys.stdout = output.stream
+
+
+def _intermixed(args: argparse.Namespace, argv: list[str]) -> argparse.Namespace | None:
+    """The command's arguments parsed again with options and operands in any order (``teach a.jpg
+    --values "1 2" b.jpg --values "3 4"``: argparse takes a command's operands in one run), or None
+    where that cannot be done (a command with commands of its own, ``advise yacht``). Exits with the
+    command's usage on an argument it does not take."""
+    child = getattr(args, "usage_of", None)
+    if child is None or child.prog.split()[1:] != [args.command] or args.command not in argv:
+        return None
+    try:
+        again = child.parse_intermixed_args(argv[argv.index(args.command) + 1:])
+    except TypeError:  # argparse cannot intermix this command's arguments
+        return None
+    again.command = args.command
+    return again
 
 
 class _Output:

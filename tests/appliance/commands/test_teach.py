@@ -326,6 +326,15 @@ def test_a_manifest_row_whose_labels_do_not_fit_its_photo_is_named_and_nothing_i
     assert kept(taught) == before
 
 
+def test_each_image_may_be_followed_by_its_values(photos, tmp_path, capsys):
+    state = tmp_path / "state"
+    state.mkdir()
+    words = [" ".join(map(str, values)) for values in THROWS[:2]]
+    assert main(["teach", str(photos[0]), "--values", words[0], str(photos[1]), "--values", words[1],
+                 "--state", str(state)]) == 0
+    assert "taught 2 throws" in capsys.readouterr().out and kept(state)[0][0] == 2
+
+
 def test_one_photo_given_twice_with_other_values_is_refused_and_nothing_is_taught(photos, taught, capsys):
     before = kept(taught)
     capsys.readouterr()
