@@ -160,6 +160,18 @@ _WHOLE_CROP = f"typeof(crop) = 'blob' AND length(crop) = {int(np.prod(CROP_SHAPE
 _UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES, 4: _SCORES}
 
 
+def foreign_files(state_dir: Path) -> bool:
+    """Whether ``state_dir`` (an existing directory) holds no store and files the kiosk does not keep
+    there (its store's journal files, a store set aside, its lock, a salvage under way): a folder of
+    photos, or ``/`` from an unset variable, is no table's, and no store is made in it."""
+    def the_tables(name: str) -> bool:
+        return (name in (FILENAME, LOCKNAME, f"{FILENAME}-wal", f"{FILENAME}-shm", f"{FILENAME}-journal")
+                or name.startswith((f"{FILENAME}.broken-", SALVAGE_PREFIX)))
+
+    state_dir = Path(state_dir)
+    return not (state_dir / FILENAME).exists() and any(not the_tables(entry.name) for entry in state_dir.iterdir())
+
+
 class StoreError(OSError):
     """The store cannot be written at all (the state directory missing and not creatable or read-only,
     the file not writable by this user); or, from the read-only openings, the saved games cannot be

@@ -199,13 +199,17 @@ def reader(state_dir, name: str):
     from functools import partial
     from pathlib import Path
 
-    from appliance.store import FILENAME, Store, StoreError
+    from appliance.store import FILENAME, Store, StoreError, foreign_files
     from vision.reader import read_dice
 
     if not Path(state_dir).is_dir():
         what = "is not a directory" if Path(state_dir).exists() else "does not exist"
         print(f"{name}: the state directory {state_dir} {what} (give the directory that holds {FILENAME})",
               file=sys.stderr)
+        return None
+    if foreign_files(state_dir):  # teach would refuse it too: no "teach them first" there
+        print(f"{name}: {state_dir} holds no saved games store and other files (a folder of photos?): give the "
+              "kiosk's state directory (the config's state_dir), or the one dicetable teach taught", file=sys.stderr)
         return None
     if not (Path(state_dir) / FILENAME).exists():
         print(f"{name}: {state_dir} holds no taught dice (teach them first: dicetable teach ... --state {state_dir})",

@@ -116,11 +116,11 @@ def _read_manifest(path: str | Path) -> list[Photo]:
                 raise ValueError(f"line {rows.line_num}: boxes and values must be integers") from None
             if len(boxes) != len(box_values) or any(len(b) != 4 for b in boxes):
                 raise ValueError(f"{row['file']}: boxes and values_in_box_order disagree")
-            if (row.get("n_dice") or "").strip() not in ("", str(len(box_values))):
-                # the column is optional here; given, it must count the labelled dice (README.txt)
-                n = len(box_values)
-                raise ValueError(f"{row['file']}: n_dice is {row['n_dice'].strip()}, but {n} "
-                                 f"{'die is' if n == 1 else 'dice are'} labelled")
+            n_dice, n = (row.get("n_dice") or "").strip(), len(box_values)
+            if n_dice not in ("", str(n)):  # optional here; given, it counts the labelled dice (README.txt)
+                if not n_dice.isdigit():
+                    raise ValueError(f"{row['file']}: n_dice is a number of dice, not {n_dice!r}")
+                raise ValueError(f"{row['file']}: n_dice is {n_dice}, but {n} {'die is' if n == 1 else 'dice are'} labelled")
             wrong = [v for v in box_values if not 1 <= v <= 6]
             if wrong:
                 raise ValueError(f"{row['file']}: a die's value is 1-6, not {wrong[0]}")

@@ -129,7 +129,7 @@ def _write(args: argparse.Namespace, throws, notes: list[str]) -> int:
 
 def _state_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with ``--state`` (nothing is made for a mistyped path), or None."""
-    from appliance.store import FILENAME
+    from appliance.store import FILENAME, foreign_files
 
     state = args.state
     if not state.is_dir():
@@ -137,20 +137,11 @@ def _state_problem(args: argparse.Namespace) -> str | None:
         return f"the state directory {state} {what} (a mistyped path? the kiosk's is the config's state_dir)"
     if args.forget and not (state / FILENAME).exists():
         return f"{state} holds no saved games store: there are no taught dice to forget"
-    if any(not _the_tables(entry.name) for entry in state.iterdir()) and not (state / FILENAME).exists():
+    if foreign_files(state):
         return (f"{state} holds no saved games store and is not empty (a folder of photos? an unset variable?): "
                 "give the kiosk's state directory (the config's state_dir), or an empty directory for a new store")
     return None
 
-
-def _the_tables(name: str) -> bool:
-    """Whether a file of that name is one the kiosk keeps in its state directory (the store's
-    journal files, a store set aside, its lock, a salvage under way): such a directory is the
-    table's, its store gone."""
-    from appliance.store import FILENAME, LOCKNAME, SALVAGE_PREFIX
-
-    return (name in (FILENAME, LOCKNAME, f"{FILENAME}-wal", f"{FILENAME}-shm", f"{FILENAME}-journal")
-            or name.startswith((f"{FILENAME}.broken-", SALVAGE_PREFIX)))
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:

@@ -34,6 +34,7 @@ def test_the_manifest_loads_boxes_in_their_order_and_flags_excluded_rows(tmp_pat
     ('a.png,x,2,3 9,"1,1,2,2;5,5,2,2",3 9,,1,0,10,10\n', "a.png: a die's value is 1-6, not 9"),
     ('a.png,x,1,0,"1,1,2,2",0,,1,0,10,10\n', "a.png: a die's value is 1-6, not 0"),
     ('a.png,x,3,1 2,"1,1,2,2;5,5,2,2",1 2,,1,0,10,10\n', "a.png: n_dice is 3, but 2 dice are labelled"),
+    ('a.png,x,two,1 2,"1,1,2,2;5,5,2,2",1 2,,1,0,10,10\n', "a.png: n_dice is a number of dice, not 'two'"),
 ])
 def test_a_malformed_row_is_refused_by_its_line(tmp_path, row, message):
     with pytest.raises(ValueError, match=message):

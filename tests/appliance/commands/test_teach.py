@@ -146,6 +146,11 @@ def test_read_with_a_state_that_holds_no_store_is_an_error_and_creates_nothing(p
     assert main(["read", str(photos[0]), "--state", str(tmp_path / "none")]) == 2
     assert f"the state directory {tmp_path / 'none'} does not exist" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()
+    # A folder of photos: teach would refuse it too, so read does not say "teach them first" there.
+    (tmp_path / "photo.png").write_bytes(photos[0].read_bytes())
+    assert main(["read", str(photos[0]), "--state", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "holds no saved games store and other files" in err and "teach them first" not in err
 
 
 def test_read_with_the_store_file_for_its_directory_says_which_to_give(photos, taught, capsys):
