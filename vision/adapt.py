@@ -23,7 +23,7 @@ others, so every taught throw is read once by heads that never saw it. The heads
 all the throws) are used only when those held-aside readings are at least as good as the shipped
 model's on every count and better on one: throws read right, crops read right, and crops read surely wrong (what
 would be an "ok" reading with a wrong value, ``_score``); and when they read each die the shipped
-model reads surely as taught as taught too (``_overruled``): heads learned from some taught
+model reads surely as taught surely as taught too (``_overruled``): heads learned from some taught
 values must not overrule what the model and the table agree on. When they do and some taught values
 contradict sure readings, the values disagree with one another (a face taught as another again and
 again, among its right ones): taken for wrong labels too. Otherwise ``fit`` returns no adaptation
@@ -344,12 +344,12 @@ def _contradicted(pr: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
 
 def _overruled(held: np.ndarray, shipped: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
     """How many taught dice that the shipped (N, CLASSES) probabilities read surely as taught the
-    held-aside ones do not read as taught (a readable face of that value, sure or not): the heads
-    overruling what the model and the table agree on."""
+    held-aside ones do not read surely as taught: the heads overruling, or putting in doubt, what
+    the model and the table agree on (one 5 taught as a 6 left a table's untaught 5s "unclear")."""
     readable, value, sure = read_as(shipped, sure_at)
     agreed = (labels > 0) & readable & sure & (value == labels)
-    readable, value, _ = read_as(held, sure_at)
-    return int((agreed & ~(readable & (value == labels))).sum())
+    readable, value, sure = read_as(held, sure_at)
+    return int((agreed & ~(readable & sure & (value == labels))).sum())
 
 
 def folds(throws: np.ndarray, seed: int = 0, k: int = FOLDS) -> np.ndarray:
@@ -504,7 +504,7 @@ def _fit(faces, examples: Examples, seed: int, face_model: str, gate: Gate | Non
     contradicted = _contradicted(softmax(logits), lab, gate.sure_at)
     overruled = _overruled(held[l2], softmax(logits), lab, gate.sure_at)
     if overruled:
-        figures += f", {overruled} of the shipped model's sure readings as taught read otherwise"
+        figures += f", {overruled} of the shipped model's sure readings as taught read otherwise or unsurely"
     if contradicted >= 3 and contradicted > CONTRADICTED_AT_MOST * dice:
         return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
                       "model reads surely (check the values taught): the shipped model reads", shipped, shipped,
@@ -514,7 +514,7 @@ def _fit(faces, examples: Examples, seed: int, face_model: str, gate: Gate | Non
         # wrong by heads learned from the others (one face taught as another, again and again).
         return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
                       f"model reads surely, and heads learned from them read {overruled} held-aside "
-                      f"{'die' if overruled == 1 else 'dice'} otherwise that the shipped model reads surely as taught "
+                      f"{'die' if overruled == 1 else 'dice'} otherwise or unsurely that the shipped model reads surely as taught "
                       "(check the values taught): the shipped "
                       "model reads", shipped, adapted, n_throws, time.perf_counter() - t0,
                       contradicted=(contradicted, dice))
