@@ -133,6 +133,19 @@ class Voice:
                 self._worker.start()
         return True
 
+    def unsay(self, texts) -> int:
+        """Take ``texts`` back from the queue, each once, if not yet spoken (an action taken back);
+        returns how many were. What is being spoken now finishes."""
+        dropped = 0
+        with self._cond:
+            for text in (" ".join(str(t).split()) for t in texts):
+                for item in self._pending:
+                    if item[0] == text:
+                        self._pending.remove(item)
+                        dropped += 1
+                        break
+        return dropped
+
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been spoken (for the demo and tests, never the UI loop).
 

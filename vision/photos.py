@@ -117,7 +117,7 @@ def _read_manifest(path: str | Path) -> list[Photo]:
             if len(boxes) != len(box_values) or any(len(b) != 4 for b in boxes):
                 raise ValueError(f"{row['file']}: boxes and values_in_box_order disagree")
             n_dice, n = (row.get("n_dice") or "").strip(), len(box_values)
-            if n_dice not in ("", str(n)):  # optional here; given, it counts the labelled dice (README.txt)
+            if n_dice and not (n_dice.isdigit() and int(n_dice) == n):  # optional; given, it counts the labelled dice
                 if not n_dice.isdigit():
                     raise ValueError(f"{row['file']}: n_dice is a number of dice, not {n_dice!r}")
                 raise ValueError(f"{row['file']}: n_dice is {n_dice}, but {n} {'die is' if n == 1 else 'dice are'} labelled")

@@ -207,6 +207,10 @@ class Appliance:
                 for a in items:
                     voice.say(a.text)
 
+        def retract(items) -> None:
+            if voice is not None:
+                voice.unsay(a.text for a in items)
+
         def sound(name: str) -> None:
             if sounds is not None:
                 sounds.play(name)
@@ -214,7 +218,7 @@ class Appliance:
         cfg = self.cfg
         return App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
                    maexle_odds=cfg.coach.maexle_odds, drink_cap=cfg.drinks.cap, config_language=cfg.language,
-                   hooks=Hooks(announce=announce, sound=sound), cannot_save=store is None, read_only=self.kept)
+                   hooks=Hooks(announce=announce, retract=retract, sound=sound), cannot_save=store is None, read_only=self.kept)
 
     @staticmethod
     def _resume(app, pipeline) -> None:

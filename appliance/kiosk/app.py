@@ -90,6 +90,8 @@ class Hooks:
     forgot(): the table's taught dice were forgotten (the camera reads as shipped from now on).
     adapted(adaptation): the guided setup taught the table its dice: read with ``adaptation`` (a
         ``vision.adapt.Adaptation``, or None: as shipped) from now on.
+    retract(list[Announcement]): announcements given to ``announce`` whose action was taken back
+        before they showed: not to be said if not said yet (the voice's queue).
     """
 
     announce: Callable[[list[Announcement]], None] | None = None
@@ -100,6 +102,7 @@ class Hooks:
     corrected: Callable[[list[int], tuple[int, ...] | None], None] | None = None
     forgot: Callable[[], None] | None = None
     adapted: Callable[[object], None] | None = None
+    retract: Callable[[list[Announcement]], None] | None = None
 
 
 @dataclass
@@ -879,14 +882,15 @@ class App:
 
     def _drop_banners_of(self, taken: int) -> None:
         """The announcements of an action taken back, showing or waiting, go: "takes 1 penalty point"
-        must not stand over the standings it no longer changes (marked as shown in the store)."""
+        must not stand over the standings it no longer changes, nor be said (``Hooks.retract``). Not
+        marked as shown in the store: its marks only move forward, and would cover earlier
+        announcements still waiting; the action no longer in effect is not announced again anyway."""
         gone = [b for b in [self.banner, *self.banners] if b is not None and b.taken == taken]
-        for banner in gone:
-            if banner.last_of_outcome and banner.session is not None:
-                banner.session.announced(banner.seq)
         self.banners = deque(b for b in self.banners if b.taken != taken)
         if self.banner is not None and self.banner.taken == taken:
             self.banner = None
+        if gone and self.hooks.retract is not None:
+            self.hooks.retract([b.announcement for b in gone])
 
     def _sound(self, name: str) -> None:
         if self.hooks.sound is not None:

@@ -251,12 +251,19 @@ def _costs(n: int, rules) -> str:
 
 def _self_reveal_costs(rules) -> str:
     """What a self-reveal costs: 1 (``_costs``), or under ``self_reveal_beats = free`` (README "Rules
-    decided beyond RULES.md") 1 only if the dice shown are lower, the seed's own word."""
+    decided beyond RULES.md") 1 unless the dice shown may follow the announcement: "1 point unless
+    higher" (``announce = strictly_higher``: an equal roll costs 1), "1 point if lower" (the seed's
+    own word, where an equal one may follow)."""
     if rules.get("self_reveal_beats", "free") != "free":
         return _costs(1, rules)
-    if rules.get("penalty") == "drinks":
-        return ngettext("{n} drink if lower", "{n} drinks if lower", 1).format(n=1)
-    return ngettext("{n} point if lower", "{n} points if lower", 1).format(n=1)
+    drinks = rules.get("penalty") == "drinks"
+    if _strictly(rules):
+        words = ngettext("{n} drink unless higher", "{n} drinks unless higher", 1) if drinks else \
+            ngettext("{n} point unless higher", "{n} points unless higher", 1)
+    else:
+        words = ngettext("{n} drink if lower", "{n} drinks if lower", 1) if drinks else \
+            ngettext("{n} point if lower", "{n} points if lower", 1)
+    return words.format(n=1)
 
 
 def _value_choice(v: int) -> Choice:

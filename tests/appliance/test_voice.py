@@ -110,6 +110,21 @@ def test_a_full_queue_drops_the_oldest_waiting_announcement():
     voice.close()
 
 
+def test_texts_taken_back_before_they_are_spoken_are_not_spoken():
+    gate = threading.Event()
+    fake = FakeAudio(gate=gate)
+    voice = make_voice(fake)
+    voice.say("Ann announces 54")
+    assert fake.entered.wait(5)  # being spoken: it finishes
+    for text in ("63: Ann's 54 holds", "Cy takes 1 penalty point", "Bo drinks"):
+        voice.say(text)
+    assert voice.unsay(["Ann announces 54", "Cy takes 1  penalty point", "never said"]) == 1
+    gate.set()
+    assert voice.wait_idle(5)
+    assert [t for t, _ in fake.said] == ["Ann announces 54", "63: Ann's 54 holds", "Bo drinks"]
+    voice.close()
+
+
 def test_blank_text_is_not_spoken_and_whitespace_is_tidied():
     fake = FakeAudio()
     voice = make_voice(fake)

@@ -290,7 +290,8 @@ def test_an_announced_maexle_under_immediate_reveal_is_announced_as_lifted_not_a
 def test_an_action_taken_back_takes_its_announcements_not_yet_shown_with_it():
     # Accept pressed, then Undo at once: "Bo takes 1 penalty point" must not show over the standings
     # it no longer changes; what was announced before it stays.
-    app = App(players=["Ann", "Bo"], clock=lambda: 0.0)
+    retracted = []
+    app = App(players=["Ann", "Bo"], clock=lambda: 0.0, hooks=Hooks(retract=retracted.extend))
     app.setup.game_kind = "maexle"
     assert app.start_game()
     app.choose("announce:21")
@@ -303,17 +304,22 @@ def test_an_action_taken_back_takes_its_announcements_not_yet_shown_with_it():
     assert not any("penalty" in text for text in showing)
     assert all(text in showing for text in before)
     assert app.session.game.penalties == {"Ann": 0, "Bo": 0}
+    assert any("penalty" in a.text for a in retracted)  # nor said (the voice's queue)
 
 
-@pytest.mark.parametrize("penalty, beats, accept, show", [
-    ("points", "free", "take 2 points", "1 point if lower"),
-    ("drinks", "free", "take 2 drinks", "1 drink if lower"),
-    ("points", "costs", "take 2 points", "take 1 point"),  # RULES.md §1 seed: a self-reveal takes 1
-    ("drinks", "costs", "take 2 drinks", "take 1 drink")])
-def test_the_answers_to_an_announced_maexle_cost_in_the_games_penalty_unit(penalty, beats, accept, show):
-    # Under self_reveal_beats = free dice that beat the announcement cost nothing (README).
+@pytest.mark.parametrize("penalty, beats, announce, accept, show", [
+    ("points", "free", "strictly_higher", "take 2 points", "1 point unless higher"),
+    ("drinks", "free", "strictly_higher", "take 2 drinks", "1 drink unless higher"),
+    ("points", "free", "higher_or_equal", "take 2 points", "1 point if lower"),
+    ("drinks", "free", "higher_or_equal", "take 2 drinks", "1 drink if lower"),
+    ("points", "costs", "strictly_higher", "take 2 points", "take 1 point"),  # RULES.md §1 seed: it takes 1
+    ("drinks", "costs", "strictly_higher", "take 2 drinks", "take 1 drink")])
+def test_the_answers_to_an_announced_maexle_cost_in_the_games_penalty_unit(penalty, beats, announce, accept, show):
+    # Under self_reveal_beats = free, dice that may follow the announcement cost nothing (README): an
+    # equal roll only where the rules let an equal announcement follow.
     app = App(players=["Ann", "Bo"], rules={"maexle": {"penalty": penalty, "maexle_accept_cost": 2,
-                                                       "self_reveal": True, "self_reveal_beats": beats}},
+                                                       "self_reveal": True, "self_reveal_beats": beats,
+                                                       "announce": announce}},
               clock=lambda: 0.0)
     app.setup.game_kind = "maexle"
     assert app.start_game()
