@@ -143,7 +143,6 @@ def _state_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-
 def _usage_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the combination of arguments, or None."""
     forms = [bool(args.images), args.manifest is not None, args.forget]
