@@ -149,6 +149,10 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     if sum(forms) != 1:
         return "give IMAGE... with --values, or --manifest FILE, or --forget (one of them)"
     if args.images and len(args.values) != len(args.images):
+        stray = next((str(path) for path in args.images if _looks_like_values(path)), None)
+        if stray is not None:  # `--values 5 5`: the shell split the values, the second became an IMAGE
+            return (f'"{stray}" is not a photo but a value: quote each throw\'s values as one word '
+                    f'(--values "5 5")')
         return (f"{len(args.images)} image(s) but {len(args.values)} --values: give one --values per IMAGE, "
                 f'in the same order (e.g. a.jpg b.jpg --values "1 3 3 4 6" --values "2 5")')
     if not args.images and args.values:
@@ -156,6 +160,12 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.manifest is None and (args.limit is not None or args.source is not None):
         return "--limit and --source go with --manifest"
     return None
+
+
+def _looks_like_values(path: Path) -> bool:
+    """Whether an IMAGE operand is no file but die values (``5``, ``3 4``): a --values left unquoted."""
+    words = str(path).split()
+    return bool(words) and not path.exists() and all(word in {"1", "2", "3", "4", "5", "6"} for word in words)
 
 
 def _keep(store, throws, args, say) -> None:

@@ -76,6 +76,8 @@ def test_teaching_keeps_the_throws_and_says_whether_the_adaptation_is_used(taugh
     (lambda a: a[:-1] + ["3 4 7"], "a die's value is 1-6, not '7'"),
     (lambda a: ["missing.png"] + a[1:], "missing.png: no such file"),
     (lambda a: a[:-2], "6 image(s) but 5 --values"),
+    # `--values 5 5` unquoted: the shell makes the second value an IMAGE
+    (lambda a: a[:-1] + a[-1].split(), f'"{THROWS[-1][-1]}" is not a photo but a value'),
 ])
 def test_bad_labels_are_an_error_and_change_nothing(photos, taught, capsys, change, message):
     before = kept(taught)
