@@ -266,7 +266,9 @@ class App:
         self.setup.seats = list(self.session.players)
         self.screen = "over" if self.session.over or self.session.ended else "play"
         for outcome in pending:
-            self.took(outcome)
+            # An undo whose words the power cut off goes unsaid (the words of an action it took back
+            # are dropped by it): a "Taken back" alone after the restart would not say of what.
+            self.took(outcome, quiet=bool(outcome.action and "undo" in outcome.action))
         self._expect()
         # The dice the camera last settled may still lie on the tray: the restarted camera must not
         # take them for the next throw. (A Mäxle roll under the cup is read afresh when it is lifted.)

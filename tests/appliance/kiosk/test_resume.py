@@ -295,3 +295,24 @@ def test_a_game_won_just_before_the_power_went_counts_on_a_store_become_read_onl
     assert again.evening()["Bo"]["penalties"] == 1 and again.view().standings
     again.choose("evening")
     assert again.evening_summary.games == ("maexle",)
+
+
+def test_an_undo_whose_words_the_power_cut_off_shows_no_lone_taken_back_after_a_restart(tmp_path):
+    # An announcement showing, a reveal queued behind it, Undo, then the plug: after the restart the
+    # reveal is not in effect, and a "Taken back" alone would not say of what.
+    app = kiosk(tmp_path)
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    app.choose("announce:54")
+    app.choose("reveal")
+    app.on_reading(reading(6, 3))
+    app.undo()
+    assert app.banner.announcement.text == "Ann announces 54" and len(app.banners) == 1  # "Taken back"
+    again = kiosk(tmp_path)
+    assert again.resume()
+    assert again.banner is None and not again.banners
+    assert again.session.tally()["Cy"] == {"drinks": 0, "penalties": 0}
+    again.undo()  # an undo pressed now says so, though what it takes back was before the restart
+    assert again.banner.announcement.text == "Taken back"
+    third = kiosk(tmp_path)  # and nothing is left to show after another restart
+    assert third.resume() and third.banner is None and not third.banners
