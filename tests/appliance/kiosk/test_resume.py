@@ -41,14 +41,21 @@ def open_sub_screen(app: App, sub: str) -> None:
     assert app.screen == sub
 
 
-def two_announcements_queued(app: App) -> None:
-    """A Mäxle reveal whose two announcements are queued, the second not yet shown: 63 holds."""
+def revealed_63_for_54(app: App, announcement_seen: bool = False) -> None:
+    """A Mäxle game where Ann announced 54 and Bo revealed 63 (it holds: Cy's penalty); the
+    announcement ``announcement_seen`` or still showing."""
     app.setup.game_kind = "maexle"
     assert app.start_game()
     app.choose("announce:54")
-    seen(app)
+    if announcement_seen:
+        seen(app)
     app.choose("reveal")
     app.on_reading(reading(6, 3))
+
+
+def two_announcements_queued(app: App) -> None:
+    """A Mäxle reveal whose two announcements are queued, the second not yet shown: 63 holds."""
+    revealed_63_for_54(app, announcement_seen=True)
 
 
 @pytest.mark.parametrize("sub", ["correct", "hand", "menu"])
@@ -255,11 +262,7 @@ def test_a_roll_corrected_by_hand_leaves_the_camera_its_own_reading_of_the_dice_
 
 def test_a_maexle_game_waiting_for_the_cup_to_be_lifted_reads_afresh_after_a_restart(tmp_path):
     app = kiosk(tmp_path)
-    app.setup.game_kind = "maexle"
-    assert app.start_game()
-    app.choose("announce:54")
-    app.choose("reveal")
-    app.on_reading(reading(6, 3))
+    revealed_63_for_54(app)
     app.choose("announce:31")
     app.choose("reveal")  # the cup is to be lifted: the dice under it were never read
     assert resumed_with_hooks(tmp_path) == ["reread"]
@@ -301,11 +304,7 @@ def test_an_undo_whose_words_the_power_cut_off_shows_no_lone_taken_back_after_a_
     # An announcement showing, a reveal queued behind it, Undo, then the plug: after the restart the
     # reveal is not in effect, and a "Taken back" alone would not say of what.
     app = kiosk(tmp_path)
-    app.setup.game_kind = "maexle"
-    assert app.start_game()
-    app.choose("announce:54")
-    app.choose("reveal")
-    app.on_reading(reading(6, 3))
+    revealed_63_for_54(app)
     app.undo()
     assert app.banner.announcement.text == "Ann announces 54" and len(app.banners) == 1  # "Taken back"
     again = kiosk(tmp_path)
