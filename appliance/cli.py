@@ -8,6 +8,7 @@ their heavy dependencies (OpenCV, pygame) inside ``run`` so that ``--help`` stay
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import os
@@ -73,7 +74,17 @@ def _own_usage(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``dicetable`` console script; returns the exit status."""
+    """Entry point of the ``dicetable`` console script; returns the exit status (130 after Ctrl-C,
+    74 when standard output cannot be written, 2 for a usage error)."""
+    if sys.stderr is None:  # closed (`2>&-`): errors go nowhere, not to standard output (print's default)
+        sys.stderr = open(os.devnull, "w")
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # also while the command's modules are still being imported
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     # pygame greets on standard output when imported: no line a script reading a command's output
     # (summary, replay) or the journal (kiosk) should get.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -102,9 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         # Standard output is a full disk, a file past its quota, a device gone: the command's own
         # errors are not at fault, and a script reading its exit status is told (EX_IOERR).
         print(f"dicetable {args.command}: its output could not be written ({exc.strerror or exc})", file=sys.stderr)
-        devnull = os.open(os.devnull, os.O_WRONLY)  # the interpreter's last flush must not fail again
-        os.dup2(devnull, output.fileno())
-        os.close(devnull)
+        if output.stream is not None:
+            devnull = os.open(os.devnull, os.O_WRONLY)  # the interpreter's last flush must not fail again
+            os.dup2(devnull, output.fileno())
+            os.close(devnull)
         return 74
     finally:
         sys.stdout = output.stream
@@ -128,19 +140,24 @@ def _intermixed(args: argparse.Namespace, argv: list[str]) -> argparse.Namespace
 
 class _Output:
     """Standard output that remembers whether a write to it failed, to tell its failure from the
-    command's own file errors (both are OSError)."""
+    command's own file errors (both are OSError). ``stream`` None (standard output closed, `>&-`):
+    every write fails as on a closed descriptor."""
 
     def __init__(self, stream) -> None:
         self.stream, self.failed = stream, False
 
     def write(self, text: str) -> int:
         try:
+            if self.stream is None:
+                raise OSError(errno.EBADF, "standard output is closed")
             return self.stream.write(text)
         except OSError:
             self.failed = True
             raise
 
     def flush(self) -> None:
+        if self.stream is None:
+            return  # nothing was written
         try:
             self.stream.flush()
         except OSError:

@@ -78,14 +78,35 @@ def test_a_warning_for_the_journal_is_said_after_the_commands_name(tmp_path):
     assert done.stderr.startswith("dicetable advise: yacht coach cache "), done.stderr
 
 
+def _closing(fd: int):
+    """A child's preexec_fn that closes its descriptor ``fd`` (`>&-`, `2>&-` in a shell)."""
+    return lambda: os.close(fd)
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device that is always full")
 @pytest.mark.parametrize("command", ["advise", "replay"])
-def test_an_output_that_cannot_be_written_is_said_in_one_line(command, tmp_path):
+@pytest.mark.parametrize("output, reason", [("full", "No space left on device"), ("closed", "standard output is closed")])
+def test_an_output_that_cannot_be_written_is_said_in_one_line(command, output, reason, tmp_path):
     log = tmp_path / "game.jsonl"
     log.write_text('{"game": "maexle", "players": ["Ann", "Bo"]}\n{"announce": 54}\n', encoding="utf-8")
     argv = ["advise", "yacht", "--roll", "1", "2", "3", "4", "5"] if command == "advise" else ["replay", str(log)]
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "appliance", *argv], stdout=full, stderr=subprocess.PIPE,
-                              text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-m", "appliance", *argv], stderr=subprocess.PIPE, text=True,
+                              timeout=120, **({"stdout": full} if output == "full" else {"preexec_fn": _closing(1)}))
     assert done.returncode == 74
-    assert done.stderr.strip() == f"dicetable {argv[0]}: its output could not be written (No space left on device)"
+    assert done.stderr.strip() == f"dicetable {argv[0]}: its output could not be written ({reason})"
+
+
+def test_with_standard_error_closed_an_error_does_not_go_to_standard_output(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "appliance", "read", str(tmp_path / "nope.jpg")],
+                          stdout=subprocess.PIPE, text=True, timeout=120, preexec_fn=_closing(2))
+    assert done.returncode == 1 and done.stdout == ""
+
+
+def test_ctrl_c_while_the_commands_are_still_being_loaded_exits_130_without_a_traceback(monkeypatch, capsys):
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("appliance.cli.build_parser", interrupted)  # it imports numpy: a moment, more under load
+    assert main(["read", "x.png"]) == 130
+    assert capsys.readouterr() == ("", "")
