@@ -93,19 +93,24 @@ class Appliance:
         self.unguarded = None  # the StoreError of a state directory whose lock cannot be opened (``run``)
 
     def run(self) -> int:
-        """The appliance until SIGTERM or the window closes; returns the exit status."""
+        """The appliance until SIGTERM, Ctrl-C (SIGINT) or the window closes; returns the exit status."""
         import signal
 
         from appliance.inputs import Command, CommandQueue
         from appliance.store import StateBusy, StoreError, claim
 
-        # The stop signal first: a SIGTERM while the kiosk starts up (a slow, busy Pi) is a clean
-        # stop at the first frame, not the default death with status -15.
+        # The stop signals first: a SIGTERM while the kiosk starts up (a slow, busy Pi) is a clean
+        # stop at the first frame, not the default death with status -15. Ctrl-C (a kiosk started
+        # by hand) stops it alike: as KeyboardInterrupt it left the camera's thread running in native
+        # code, and the process aborted on its way out. A second Ctrl-C interrupts at once.
         commands = CommandQueue()
 
-        def stop(_signum, _frame) -> None:
+        def stop(signum, _frame) -> None:
             commands.put(Command("quit", source="signal"))
+            if signum == signal.SIGINT:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
         try:
             held = claim(self.cfg.state_dir)
         except StateBusy as exc:

@@ -21,10 +21,10 @@ def test_a_bad_config_is_one_message_and_exit_78(tmp_path, capsys):
     assert "camera.fps" in err and "Traceback" not in err
 
 
-def _kiosk_until(tmp_path, camera: str, ready, settle_s: float = 2.0) -> tuple[int, str]:
+def _kiosk_until(tmp_path, camera: str, ready, settle_s: float = 2.0, stop=signal.SIGTERM) -> tuple[int, str]:
     """Run ``dicetable kiosk`` as the service does (own process, dummy SDL, mock GPIO) with its state
     in ``tmp_path/state`` and the camera ``camera``; once ``ready()`` and the loop has run a moment,
-    SIGTERM it. Returns its exit status and output."""
+    send it ``stop``. Returns its exit status and output."""
     state = tmp_path / "state"
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "{camera}"\nfps = 10\n'
@@ -38,7 +38,7 @@ def _kiosk_until(tmp_path, camera: str, ready, settle_s: float = 2.0) -> tuple[i
             time.sleep(0.2)
         time.sleep(settle_s)  # the loop is running, or (settle_s 0) still starting up
         assert proc.poll() is None, proc.stdout.read()
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(stop)
         out, _err = proc.communicate(timeout=20)
     finally:
         if proc.poll() is None:
@@ -107,6 +107,14 @@ def test_a_windowed_kiosk_lets_sdl_choose_the_desks_driver_instead_of_the_consol
     assert video_driver("kmsdrm", windowed=False) == "kmsdrm"  # the boot service
     assert video_driver("x11", windowed=True) == "x11" and video_driver("dummy", windowed=True) == "dummy"
     assert video_driver("auto", windowed=False) is None
+
+
+def test_ctrl_c_stops_a_kiosk_started_by_hand_as_sigterm_does(tmp_path):
+    # A KeyboardInterrupt left the camera thread in native code: the process aborted (status 134).
+    state = tmp_path / "state"
+    status, out = _kiosk_until(tmp_path, "synthetic", lambda: (state / "dicetable.sqlite3").exists(),
+                               stop=signal.SIGINT)
+    assert status == 0 and "Traceback" not in out and "terminate called" not in out, out
 
 
 def test_a_sigterm_while_the_kiosk_starts_up_stops_it_cleanly(tmp_path):
