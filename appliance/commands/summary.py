@@ -59,10 +59,13 @@ def run(args: argparse.Namespace) -> int:
 
 def draw_png(summary, path: Path, size: tuple[int, int]) -> None:
     """The kiosk's summary chart for ``summary`` under its title, saved as a PNG of ``size`` (W, H)
-    px. Needs no display (SDL's dummy video driver). Raises ValueError for a name not ending .png
-    and OSError when the file cannot be written."""
+    px; on a size narrower than 3:2 drawn in a 3:2 band across it, as the kiosk draws
+    (``theme.layout_area``). Needs no display (SDL's dummy video driver). Raises ValueError for a
+    name not ending .png and OSError when the file cannot be written (its folder missing too)."""
     if path.suffix.lower() != ".png":
         raise ValueError("the image must be a .png file")
+    if not path.parent.is_dir():
+        raise OSError(f"no folder {path.parent}")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
@@ -72,14 +75,16 @@ def draw_png(summary, path: Path, size: tuple[int, int]) -> None:
     from appliance.kiosk.chart import draw_summary
 
     pygame.font.init()
-    surface = pygame.Surface(size)
-    surface.fill(th.BACKGROUND)
-    t = th.Theme(*size)
-    title = pygame.Rect(2 * t.gap, t.gap, size[0] - 4 * t.gap, t.px(40))
+    image = pygame.Surface(size)
+    image.fill(th.BACKGROUND)
+    surface = image.subsurface(pygame.Rect(th.layout_area(*size)))
+    width, height = surface.get_size()
+    t = th.Theme(width, height)
+    title = pygame.Rect(2 * t.gap, t.gap, width - 4 * t.gap, t.px(40))
     w.text(surface, t, _("The evening"), title, size=30, colour=th.ACCENT, bold=True, align="left")
-    draw_summary(surface, t, pygame.Rect(t.gap, title.bottom + t.gap, size[0] - 2 * t.gap,
-                                         size[1] - title.bottom - 2 * t.gap), summary)
+    draw_summary(surface, t, pygame.Rect(t.gap, title.bottom + t.gap, width - 2 * t.gap,
+                                         height - title.bottom - 2 * t.gap), summary)
     try:
-        pygame.image.save(surface, str(path))
+        pygame.image.save(image, str(path))
     except pygame.error as exc:
         raise OSError(str(exc)) from None

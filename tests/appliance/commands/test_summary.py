@@ -64,6 +64,29 @@ def test_an_image_that_is_not_png_is_refused(tmp_path, capsys):
     assert "must be a .png file" in capsys.readouterr().err
 
 
+def test_a_chart_narrower_than_3_2_is_drawn_in_a_3_2_band_across_it_as_the_kiosk_draws(tmp_path, capsys):
+    # Drawn over the whole of 480x800 it listed one player of three, and 320x4320 was a giant die.
+    from appliance.kiosk import theme as th
+
+    evening(tmp_path)
+    for size in ((480, 800), (320, 4320)):
+        png = tmp_path / "tall.png"
+        assert main(["summary", "--state", str(tmp_path), "--png", str(png), "--size", "{}x{}".format(*size)]) == 0
+        image = pygame.image.load(str(png))
+        _x, top, _w, band = th.layout_area(*size)
+        assert image.get_size() == size and band == size[0] * 2 // 3
+        rows = pygame.surfarray.array3d(image).transpose(1, 0, 2)
+        assert (rows[:top] == th.BACKGROUND).all() and (rows[top + band:] == th.BACKGROUND).all()
+        assert (rows[top:top + band] != th.BACKGROUND).any()
+
+
+def test_a_chart_into_a_folder_that_does_not_exist_is_one_clear_line(tmp_path, capsys):
+    evening(tmp_path)
+    assert main(["summary", "--state", str(tmp_path), "--png", str(tmp_path / "nodir" / "a.png")]) == 1
+    err = capsys.readouterr().err
+    assert f"no folder {tmp_path / 'nodir'}" in err and err.count("\n") == 1
+
+
 def test_the_summary_prints_no_greeting_of_pygame_on_its_output(tmp_path):
     """Scripts read the summary's lines: pygame's "Hello from the pygame community" was two of them."""
     import os
