@@ -145,7 +145,7 @@ MAX_DEPTH = 32
 def _parse(line: str) -> tuple[Any, str]:
     """The JSON value of one log line and "", or None and what is wrong with the line."""
     try:
-        value = json.loads(line, parse_constant=_no_constant)
+        value = json.loads(line, parse_constant=_no_constant, parse_int=_int)
     except json.JSONDecodeError as exc:
         return None, f"not JSON: {exc.msg} (column {exc.colno})"
     except ValueError as exc:  # NaN, Infinity: Python's json reads them, JSON has no such values
@@ -164,6 +164,17 @@ def _parse(line: str) -> tuple[Any, str]:
 
 def _no_constant(word: str) -> Any:
     raise ValueError(f"{word} is not a JSON value")
+
+
+# Far more digits than any number of a game log has; past Python's own limit (4,300) its error told
+# the reader to call sys.set_int_max_str_digits.
+MAX_DIGITS = 100
+
+
+def _int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits")
+    return int(digits)
 
 
 def _not_utf8(line: str) -> int:

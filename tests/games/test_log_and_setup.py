@@ -284,6 +284,12 @@ def test_replay_refuses_nan_and_infinity_which_json_lines_do_not_have(word):
         json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} printed"))
 
 
+def test_replay_refuses_a_number_of_thousands_of_digits_in_words_of_its_own():
+    status, out, err = run_replay([*MAEXLE_LOG[:2], '{"announce": %s}' % ("9" * 5000), *MAEXLE_LOG[2:]])
+    assert status == 1 and "game.jsonl:3: not JSON: a number of 5,000 digits, skipped" in err
+    assert "set_int_max_str_digits" not in err and "Bo accepts" in out
+
+
 def test_maexle_seats_2_to_20_players():
     names = [f"P{i}" for i in range(21)]
     assert new_game({"game": "maexle", "players": names[:20]}).players == tuple(names[:20])
