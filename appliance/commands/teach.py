@@ -24,7 +24,8 @@ them (the earlier ones were a mistake). Then the new throws are kept in one comm
 crops, the oldest throws out first), the adaptation is fitted on all the table keeps and used only
 when it reads the held-aside throws no worse than the shipped model, and better, with the table's
 own die threshold when that counts more taught throws right (``vision.adapt``); the last line says
-which, and why. `dicetable read/watch --state DIR` then read with it.
+which, and why. `dicetable read/watch --state DIR` then read with it. Ctrl-C (exit status 130) says
+whether the throws were kept; a fit it cut off is made by the next read.
 
 --state DIR is the table's state directory (default: the appliance's, /var/lib/dicetable). It must
 exist (a mistyped path is refused, not made); teaching makes the store in it if there is none yet,
@@ -45,6 +46,7 @@ from appliance.commands import argtypes
 from appliance.commands.text import counted
 
 NAME = "dicetable teach"
+TAUGHT = "taught "  # the report's line once the throws are kept
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -111,6 +113,13 @@ def _write(args: argparse.Namespace, throws, notes: list[str]) -> int:
                             "the shipped model reads")
             else:
                 _keep(store, throws, args, said.append)
+    except KeyboardInterrupt:  # Ctrl-C: kept in one commit, or not at all; said which
+        print("\n".join(said), end="\n" if said else "")
+        kept = any(line.startswith(TAUGHT) for line in said)
+        print(f"{NAME}: interrupted; " + ("the throws above are kept: the table learns from them when it next "
+                                         "reads (the kiosk, read --state, or teach again)" if kept
+                                         else "nothing was changed"), file=sys.stderr)
+        return 130
     except STORE_ERRORS as exc:  # locked by the kiosk, a full disk, a read-only mount
         print("\n".join(said), end="\n" if said else "")
         print(f"{NAME}: the store in {args.state} cannot be written ({getattr(exc, 'strerror', None) or exc}); "
@@ -199,7 +208,7 @@ def _keep(store, throws, args, say) -> None:
     dropped = len(had - kept_now - set(replacing))
     fit = min(len(throws), len(kept_now - had))
     room = f"at most {MAX_EXAMPLES:,} crops"
-    say(f"taught {counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
+    say(f"{TAUGHT}{counted(len(throws), 'throw')} ({counted(dice, 'die', 'dice')}) in {args.state}; "
         f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})"
         + (f"; the oldest {counted(dropped, 'throw')} made room ({room})" if dropped else "")
         + (f"; only the last {fit} of these fit ({room}, the newest kept)" if fit < len(throws) else ""))

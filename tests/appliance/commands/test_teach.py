@@ -511,6 +511,24 @@ def test_a_report_that_cannot_be_written_is_not_told_as_a_store_that_cannot(tmp_
     assert kept(state)[0][0] == 2
 
 
+@pytest.mark.parametrize("where, kept_after, said", [
+    ("teach", 0, "interrupted; nothing was changed"),
+    ("adaptation", 2, "interrupted; the throws above are kept: the table learns from them when it next reads"),
+])
+def test_ctrl_c_says_whether_the_throws_were_kept(photos, tmp_path, capsys, monkeypatch, where, kept_after, said):
+    # Cut off during the fit, after the throws' commit, it exited 130 in silence.
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    state = tmp_path / "state"
+    state.mkdir()
+    monkeypatch.setattr(f"appliance.teaching.{where}", interrupted)
+    assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(state)]) == 130
+    out, err = capsys.readouterr()
+    assert said in err and "Traceback" not in err and ("taught 2 throws" in out) == bool(kept_after)
+    assert kept(state)[0][0] == kept_after
+
+
 def test_teaching_again_after_a_fit_cut_off_saves_the_fit(photos, taught, capsys):
     # A pulled plug between keeping the throws and saving their fit: every read fitted them again
     # (seconds each) until a new throw was taught; teaching the same photos again now saves it.
