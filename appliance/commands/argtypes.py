@@ -29,12 +29,16 @@ def seed(text: str) -> int:
     return value
 
 
-def directory(text: str) -> Path:
-    """A directory's path, not empty: ``Path("")`` is the current directory, so ``--state "$STATE"``
-    with the variable unset would quietly make a store where the command was run."""
+def state_directory(text: str) -> Path:
+    """A table's state directory (``--state``), not empty: ``Path("")`` is the current directory, so
+    ``--state "$STATE"`` with the variable unset would quietly make a store where the command was
+    run. Its store file (``dicetable.sqlite3``) stands for the directory, as summary and replay take it."""
+    from appliance.store import FILENAME
+
     if not text.strip():
         raise argparse.ArgumentTypeError("a directory's path is needed, not an empty one")
-    return Path(text)
+    path = Path(text)
+    return path.parent if path.name == FILENAME and path.is_file() else path
 
 
 def size(smallest: tuple[int, int], largest: tuple[int, int], example: str):

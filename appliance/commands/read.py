@@ -45,8 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the number of dice expected (another count is reported as unreadable)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image")
     parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from the same camera")
-    parser.add_argument("--state", type=argtypes.directory, metavar="DIR",
-                        help="read with the adaptation to the dice taught in this state directory (dicetable teach)")
+    parser.add_argument("--state", type=argtypes.state_directory, metavar="DIR",
+                        help="read with the adaptation to the dice taught in this state directory, or its dicetable.sqlite3 (dicetable teach)")
     parser.add_argument("--manifest", type=Path, nargs="+", metavar="CSV",
                         help="measure the reader on labelled photo sets (manifest.csv files)")
     evaluate.add_arguments(parser)

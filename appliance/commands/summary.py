@@ -22,7 +22,7 @@ SIZE = (1280, 720)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--state DIR``, ``--png FILE`` and ``--size WxH``."""
-    parser.add_argument("--state", type=argtypes.directory, required=True, metavar="DIR",
+    parser.add_argument("--state", type=argtypes.state_directory, required=True, metavar="DIR",
                         help="the saved games: the state directory or its dicetable.sqlite3")
     parser.add_argument("--png", type=Path, metavar="FILE", help="also draw the chart to this PNG image")
     parser.add_argument("--size", type=argtypes.size((320, 240), (7680, 4320), "1280x720"), default=SIZE, metavar="WxH",

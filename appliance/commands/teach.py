@@ -60,8 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=argtypes.positive(int), metavar="N", help="--manifest: its first N photos")
     parser.add_argument("--source", metavar="NAME", help="--manifest: only this source's photos")
     parser.add_argument("--forget", action="store_true", help="forget these dice: remove every taught crop")
-    parser.add_argument("--state", type=argtypes.directory, default=DEFAULT_STATE_DIR, metavar="DIR",
-                        help=f"the table's state directory (default {DEFAULT_STATE_DIR})")
+    parser.add_argument("--state", type=argtypes.state_directory, default=DEFAULT_STATE_DIR, metavar="DIR",
+                        help=f"the table's state directory, or its dicetable.sqlite3 (default {DEFAULT_STATE_DIR})")
 
 
 def run(args: argparse.Namespace) -> int:

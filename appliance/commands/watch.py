@@ -53,8 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hold", type=argtypes.non_negative(float), default=0.0, metavar="S", help="image folders: seconds each image stays in view (default 0: one frame)")
     parser.add_argument("--tray", type=_tray, metavar="X,Y,W,H", help="the tray area in px (default: the whole frame)")
     parser.add_argument("--reference", type=Path, metavar="IMAGE", help="an empty-tray photo from this camera")
-    parser.add_argument("--state", type=argtypes.directory, metavar="DIR",
-                        help="read with the adaptation to the dice taught in this state directory (dicetable teach)")
+    parser.add_argument("--state", type=argtypes.state_directory, metavar="DIR",
+                        help="read with the adaptation to the dice taught in this state directory, or its dicetable.sqlite3 (dicetable teach)")
     parser.add_argument("--still", type=argtypes.positive(float), default=0.4, metavar="S", help="seconds the dice must lie still (default 0.4)")
     parser.add_argument("--agree", type=argtypes.positive(int), default=3, metavar="K", help="consecutive readings that must agree (default 3)")
     parser.add_argument("--exposure", type=argtypes.positive(int), metavar="US",

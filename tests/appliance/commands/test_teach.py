@@ -155,8 +155,13 @@ def test_read_with_a_state_that_holds_no_store_is_an_error_and_creates_nothing(p
     assert "holds no saved games store and other files" in err and "teach them first" not in err
 
 
-def test_read_with_the_store_file_for_its_directory_says_which_to_give(photos, taught, capsys):
-    assert main(["read", str(photos[0]), "--state", str(taught / "dicetable.sqlite3")]) == 2
+def test_read_with_the_store_file_reads_as_with_its_directory_and_another_file_says_which_to_give(
+        photos, taught, capsys):
+    force_threes(taught)
+    capsys.readouterr()
+    assert main(["read", str(photos[0]), "--dice", "3", "--state", str(taught / "dicetable.sqlite3")]) == 0
+    assert capsys.readouterr().out.startswith(f"{photos[0]}: 3 3 3")  # as summary and replay take it
+    assert main(["read", str(photos[0]), "--state", str(photos[1])]) == 2
     assert "is not a directory (give the directory that holds dicetable.sqlite3)" in capsys.readouterr().err
 
 
