@@ -106,9 +106,14 @@ def test_no_gpio_at_all_fails_with_a_hint(conf, capsys, monkeypatch):
     Device.pin_factory = MockFactory()  # for the fixture's teardown
 
 
-def test_a_missing_state_directory_fails(conf, capsys):
+def test_a_missing_state_directory_passes_where_the_kiosk_makes_it_and_fails_where_it_would_not(conf, capsys):
     path = conf()
     path.write_text(path.read_text().replace(str(conf.state), str(conf.state / "gone")))
+    code, parts = selftest(capsys, "--config", str(path), "--only", "state")
+    assert code == 0 and "does not exist yet: the kiosk makes it" in parts["state"][1]
+    assert not (conf.state / "gone").exists()
+    path = conf()  # one level at most, as systemd's StateDirectory=: a typo's path of folders is not made
+    path.write_text(path.read_text().replace(str(conf.state), str(conf.state / "gone" / "deeper")))
     code, parts = selftest(capsys, "--config", str(path), "--only", "state")
     assert code == 1 and "does not exist" in parts["state"][1]
 
