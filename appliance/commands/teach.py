@@ -46,7 +46,7 @@ from appliance.commands import argtypes
 from appliance.commands.text import counted
 
 NAME = "dicetable teach"
-TAUGHT = "taught "  # the report's line once the throws are kept
+TAUGHT, FORGOT = "taught ", "forgot "  # the report's line once the throws are kept, or forgotten
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,16 +109,16 @@ def _write(args: argparse.Namespace, throws, notes: list[str]) -> int:
     try:
         with store:
             if args.forget:
-                said.append(f"forgot {counted(store.forget_examples(), 'taught die crop')} in {args.state}: "
+                said.append(f"{FORGOT}{counted(store.forget_examples(), 'taught die crop')} in {args.state}: "
                             "the shipped model reads")
             else:
                 _keep(store, throws, args, said.append)
     except KeyboardInterrupt:  # Ctrl-C: kept in one commit, or not at all; said which
         print("\n".join(said), end="\n" if said else "")
-        kept = any(line.startswith(TAUGHT) for line in said)
+        done = next((line for line in said if line.startswith((TAUGHT, FORGOT))), "")
         print(f"{NAME}: interrupted; " + ("the throws above are kept: the table learns from them when it next "
-                                         "reads (the kiosk, read --state, or teach again)" if kept
-                                         else "nothing was changed"), file=sys.stderr)
+                                         "reads (the kiosk, read --state, or teach again)" if done.startswith(TAUGHT)
+                                         else "as said above" if done else "nothing was changed"), file=sys.stderr)
         return 130
     except STORE_ERRORS as exc:  # locked by the kiosk, a full disk, a read-only mount
         print("\n".join(said), end="\n" if said else "")
