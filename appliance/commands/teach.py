@@ -118,7 +118,7 @@ def _write(args: argparse.Namespace, throws, notes: list[str]) -> int:
         done = next((line for line in said if line.startswith((TAUGHT, FORGOT))), "")
         print(f"{NAME}: interrupted; " + ("the throws above are kept: the table learns from them when it next "
                                          "reads (the kiosk, read --state, or teach again)" if done.startswith(TAUGHT)
-                                         else "as said above" if done else "nothing was changed"), file=sys.stderr)
+                                         else "the shipped model reads" if done else "nothing was changed"), file=sys.stderr)
         return 130
     except STORE_ERRORS as exc:  # locked by the kiosk, a full disk, a read-only mount
         print("\n".join(said), end="\n" if said else "")
