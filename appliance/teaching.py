@@ -243,11 +243,17 @@ def keep_correction(store, image, reading, values, misread, models=None) -> bool
     ``reading`` the camera's latest settled throw (``CameraPipeline.last_settled``), ``values`` the
     dice entered, ``misread`` the roll they replace (None: entered for a roll due now). Kept only when
     that frame is the throw corrected: the misread roll was its reading, or (a roll due now) its
-    reading was unreadable; and when the reader finds as many dice there as values. Returns whether
+    reading was unreadable, not for a die cocked or off the tray (a leaning die's crop is no top
+    face); and when the reader finds as many dice there as values. Returns whether
     it was kept; the journal says why not. The adaptation takes it in at the next start."""
     from vision.examples import LabelError
 
     if image is None or reading is None:
+        return False
+    from vision.reading import RETHROW_KINDS
+
+    if reading.kind in RETHROW_KINDS:  # a Mäxle die cocked under the cup, entered by hand for the game
+        log.info("a hand correction not kept as taught dice: a die was %s", reading.kind.replace("_", " "))
         return False
     # The frame is the corrected throw when the camera read it as the misread roll, or (a roll due
     # now, entered by hand) when the camera could not read it.

@@ -25,6 +25,8 @@ Status = Literal["ok", "unreadable"]
 #   other      anything else
 ReasonKind = Literal["", "no_dice", "count", "unsure", "cocked", "off_tray", "disagree", "noise", "failure",
                      "other"]
+# The kinds that are no throw at all: thrown again, never entered by hand nor taught as a face.
+RETHROW_KINDS = frozenset({"cocked", "off_tray"})
 
 
 @dataclass(frozen=True)

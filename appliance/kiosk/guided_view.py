@@ -8,7 +8,7 @@ English reasons are worded here, never shown.
 from __future__ import annotations
 
 from appliance.i18n import _, decimal, ngettext
-from appliance.kiosk.words import unreadable_reason
+from appliance.kiosk.words import RETHROW, unreadable_reason
 from appliance.table.base import Choice, View, dice_text
 
 
@@ -168,6 +168,10 @@ def _teach(screen, out: View) -> None:
             out.prompt = _("The table read {dice}. Right?").format(dice=dice_text(reading.values))
             out.choices = [Choice("right", _("Right"), style="primary"),
                            Choice("fixthrow", _("Correct it")), Choice("again", _("Not this throw"))]
+        elif reading.kind in RETHROW:  # no throw: a leaning die or one off the tray is not taught as a face
+            out.title_key = "teach-unreadable"
+            out.prompt = RETHROW[reading.kind]()
+            out.choices = [Choice("again", _("Throw again"), style="primary")]
         else:
             out.title_key = "teach-unreadable"
             out.prompt = _("The table cannot read this throw: {reason}").format(reason=unreadable_reason(reading))

@@ -44,6 +44,15 @@ def test_a_hand_entry_whose_throw_the_camera_did_not_settle_on_is_not_kept(store
     assert teaching.keep_correction(store, image, unreadable, [5, 2], misread=None)
 
 
+@pytest.mark.parametrize("kind", ["cocked", "off_tray"])
+def test_a_throw_with_a_die_cocked_or_off_the_tray_entered_by_hand_is_not_taught(store, kind):
+    # A Mäxle die cocked under the cup is entered by hand for the game; its crop is no top face.
+    image, reading = frame()
+    cocked = DiceReading("unreadable", reading.dice, reason=kind, kind=kind)
+    assert not teaching.keep_correction(store, image, cocked, [2, 5], misread=None)
+    assert store.count_examples() == (0, 0, 0)
+
+
 def test_the_saved_adaptation_is_used_only_while_it_matches_the_kept_dice(store):
     image, reading = frame()
     for _ in range(2):

@@ -33,6 +33,7 @@ from appliance.i18n import _
 from appliance.kiosk import guided_view
 from appliance.kiosk.screens import Screen
 from appliance.table import find_table
+from vision.reading import RETHROW_KINDS
 
 log = logging.getLogger(__name__)
 
@@ -402,7 +403,7 @@ class GuidedScreen(Screen):
 
     def fix(self, _arg: str) -> None:
         """Correct the throw on the hand entry (it starts from what was read)."""
-        if self.pending is None:
+        if self.pending is None or self.pending[1].kind in RETHROW_KINDS:  # no throw: only thrown again
             return
         read = list(self.pending[1].values) if self.pending[1].ok else [d.value for d in self.pending[1].dice]
         self.app.hand.open(self.dice, read if len(read) == self.dice else None, replace=False, done=self._keep,

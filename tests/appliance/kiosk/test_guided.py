@@ -129,6 +129,26 @@ def test_a_throw_read_wrong_is_corrected_on_the_hand_entry_and_kept_with_the_val
     assert sorted(v for v in labels if v) == [4, 6]
 
 
+@pytest.mark.parametrize("kind, said", [("cocked", "A die is cocked: throw again"),
+                                         ("off_tray", "A die is off the tray: throw again")])
+def test_a_teach_throw_with_a_die_cocked_or_off_the_tray_is_only_thrown_again(guided_table, kind, said):
+    # Entered by hand it was kept: a leaning die's crop taught as a top face, a die on the bar as one.
+    from dataclasses import replace
+
+    app, camera, store = guided_table
+    to_teach(app)
+    app.guided.dice = 5
+    reading = replace(camera.throw((1, 2, 3, 4, 5)), status="unreadable", kind=kind, reason=kind)
+    camera.last_settled = (camera.last_settled[0], reading)
+    app.on_reading(reading)
+    view = app.view()
+    assert view.prompt == said and [c.id for c in view.choices] == ["again", "later"]
+    app.choose("fixthrow")  # a stale button's digit: nothing
+    assert app.screen == "guided" and store.count_examples() == (0, 0, 0)
+    app.choose("again")
+    assert app.guided.pending is None and store.count_examples() == (0, 0, 0)
+
+
 def test_a_press_as_a_teach_throw_settles_was_aimed_before_it_and_confirms_nothing(guided_table):
     from appliance.kiosk.app import ROLL_GUARD_S
 
