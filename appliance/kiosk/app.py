@@ -736,6 +736,7 @@ class App:
             log.exception("could not forget the taught dice")
             self.say(_("The taught dice could not be forgotten: the table cannot save now"))
             return
+        self.guided.forgotten()
         if self.hooks.forgot is not None:
             self.hooks.forgot()
         log.info("forgot the table's taught dice (%d crops): the shipped reader reads", removed)

@@ -454,6 +454,11 @@ class GuidedScreen(Screen):
             return
         self.fitting, self.pending = "asked", None
 
+    def forgotten(self) -> None:
+        """The taught dice were forgotten (here, after a verdict that they disagree, or from the menu):
+        a verdict on them no longer stands; the step asks for throws again, counted from none."""
+        self.fitting, self.decision, self.contradicted, self._fit_job = "", "", False, None
+
     def more(self, _arg: str) -> None:
         """After learning: the players teach more throws (the table learns again after as many more)."""
         if self.decision:
