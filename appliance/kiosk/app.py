@@ -408,9 +408,9 @@ class App:
             self.on_reading(cmd.arg)
         elif name == "reveal":
             self._reveal_button(cmd.arg)
-        elif name == "correct":
-            if self.session is not None and self.screen in ("play", "correct", "over"):
-                self.open_correction()
+        elif name == "correct":  # REVEAL held: the menu, the sheet or a question give way, as to a press
+            if not (self.session is not None and self.screen in (*IN_GAME, "over") and self.open_correction()):
+                self.say(_("Nothing to correct now"))
         elif name in ("select", "activate"):
             self._key(cmd)
         elif name == "move":
@@ -577,12 +577,13 @@ class App:
         if self.act({"reveal": True}):
             self._sound("reveal")
 
-    def open_correction(self) -> None:
+    def open_correction(self) -> bool:
         """The correction screen; also once the game is decided (a misread last roll decided it), but
-        not for a game the table left (its counts are the evening's now)."""
+        not for a game the table left (its counts are the evening's now). Returns whether it opened."""
         if self.session is None or (self.session.ended and not self.session.over):
-            return
+            return False
         self.screen = "correct"
+        return True
 
     def undo_last_roll(self) -> bool:
         """Take back the last action if it is a roll; False (with a message) if it cannot be."""

@@ -165,6 +165,23 @@ def pg_kiosk():
     yield kiosk, app, now
 
 
+def test_reveal_held_over_the_menu_the_sheet_or_the_question_opens_the_correction_and_elsewhere_says_why_not():
+    # Held, it was dropped there without a word, while a press gave way to the game.
+    for opened in (["menu"], ["menu", "end"], ["sheet"]):
+        app = playing("yacht" if opened == ["sheet"] else "maexle")
+        for cid in opened:
+            app.choose(cid)
+        app.handle(Command("correct", source="button"))
+        assert app.screen == "correct" and not app.session.ended
+    app = playing()
+    app.end_game()  # left from the menu: its counts are the evening's, nothing to correct
+    app.handle(Command("correct", source="button"))
+    assert app.screen == "over" and app.message == "Nothing to correct now"
+    app.new_game()
+    app.handle(Command("correct", source="button"))
+    assert app.screen == "setup" and app.message == "Nothing to correct now"
+
+
 def test_the_reveal_button_over_the_menu_or_the_question_reveals_as_its_light_says():
     for opened in (["menu"], ["menu", "end"]):
         app = playing()
