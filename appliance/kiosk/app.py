@@ -879,8 +879,11 @@ class App:
             self._ended(self.session)
             self.screen = "over"
             self._keep_winner_screen(True)
-        elif self.session in self._ended_sessions:  # the deciding action was taken back: playing again
-            self._ended_sessions.remove(self.session)
+        elif self.session is not None and outcome.action and "undo" in outcome.action:
+            # The deciding action may have been taken back: playing again, and a restart comes back to
+            # the game, not to its winner screen.
+            if self.session in self._ended_sessions:
+                self._ended_sessions.remove(self.session)
             self._keep_winner_screen(False)
         self.tick()
 

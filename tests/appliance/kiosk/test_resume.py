@@ -132,6 +132,18 @@ def test_a_restart_on_the_winner_screen_comes_back_to_the_winner_screen(tmp_path
     assert again.evening() == app.evening()  # the totals are the ones the winner screen showed
 
 
+def test_the_deciding_roll_taken_back_forgets_the_winner_screen_for_a_restart(tmp_path):
+    from appliance.kiosk.app import OVER_KEY
+
+    app = kiosk(tmp_path)
+    _maexle_to_the_winner_screen(app)
+    assert app.store.setting(OVER_KEY)
+    app.undo()  # the 63 was misread: playing again
+    assert app.screen == "play" and not app.session.over and not app.store.setting(OVER_KEY)
+    again = kiosk(tmp_path)
+    assert again.resume() and again.screen == "play" and not again.session.over
+
+
 def test_a_game_played_again_under_the_last_ones_announcements_marks_them_in_that_game(tmp_path):
     """"Play again" pressed while the won game's result is still being announced: those
     announcements are marked shown in the won game, so a restart comes back to the newer game's
