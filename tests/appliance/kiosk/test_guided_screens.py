@@ -83,6 +83,11 @@ def tour(app, camera, show) -> None:
     app.on_reading(lost)
     show("teach-unreadable")
     app.choose("again")
+    cocked = unreadable("a die is cocked", reading.dice, "cocked")
+    camera.last_settled = (image, cocked)
+    app.on_reading(cocked)
+    show("teach-cocked")  # no throw: only thrown again
+    app.choose("again")
     app.guided.fitting = "asked"
     show("teach-fitting")
     app.guided.fitting = ""
@@ -146,7 +151,7 @@ def test_every_guided_setup_screen_is_readable_in_every_language(guided_table, t
         tour(app, camera, show)
     finally:
         i18n.set_language("en")
-    assert len(shown) == 27
+    assert len(shown) == 28
     assert not problems, "\n".join(problems)
 
 
