@@ -34,6 +34,8 @@ PLAYERS = ["Bartholomäus W", "Jānis Ozoliņš", "Вячеслав Петр"]
 INK_SLACK = 2
 # A folder to save every state drawn to, to look at (None: not saved).
 SCREENSHOTS = os.environ.get("DICETABLE_SCREENSHOTS")
+if SCREENSHOTS:
+    os.makedirs(SCREENSHOTS, exist_ok=True)  # a folder that is not there yet failed every test
 
 
 def reading(values) -> DiceReading:
