@@ -104,6 +104,11 @@ class Outcome:
     problem: Problem | None = None
     seq: int | None = None
 
+    @property
+    def undid(self) -> bool:
+        """Whether this action took back the one before it (an ``undo``)."""
+        return bool(self.action and "undo" in self.action)
+
 
 class Session:
     """One game at the table. Create with :meth:`start` (a new game) or :meth:`resume` (the store's

@@ -247,11 +247,10 @@ def keep_correction(store, image, reading, values, misread, models=None) -> bool
     face); and when the reader finds as many dice there as values. Returns whether
     it was kept; the journal says why not. The adaptation takes it in at the next start."""
     from vision.examples import LabelError
+    from vision.reading import RETHROW_KINDS
 
     if image is None or reading is None:
         return False
-    from vision.reading import RETHROW_KINDS
-
     if reading.kind in RETHROW_KINDS:  # a Mäxle die cocked under the cup, entered by hand for the game
         log.info("a hand correction not kept as taught dice: a die was %s", reading.kind.replace("_", " "))
         return False

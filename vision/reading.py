@@ -25,7 +25,8 @@ Status = Literal["ok", "unreadable"]
 #   other      anything else
 ReasonKind = Literal["", "no_dice", "count", "unsure", "cocked", "off_tray", "disagree", "noise", "failure",
                      "other"]
-# The kinds that are no throw at all: thrown again, never entered by hand nor taught as a face.
+# The kinds that are no throw at all: thrown again, never taught as a face (a leaning die's crop is
+# none; under the Mäxle cup such dice are entered by hand for the game alone).
 RETHROW_KINDS = frozenset({"cocked", "off_tray"})
 
 

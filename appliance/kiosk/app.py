@@ -268,7 +268,7 @@ class App:
         for outcome in pending:
             # An undo whose words the power cut off goes unsaid (the words of an action it took back
             # are dropped by it): a "Taken back" alone after the restart would not say of what.
-            self.took(outcome, quiet=bool(outcome.action and "undo" in outcome.action))
+            self.took(outcome, quiet=outcome.undid)
         self._expect()
         # The dice the camera last settled may still lie on the tray: the restarted camera must not
         # take them for the next throw. (A Mäxle roll under the cup is read afresh when it is lifted.)
@@ -409,7 +409,7 @@ class App:
         elif name == "reveal":
             self._reveal_button(cmd.arg)
         elif name == "correct":  # REVEAL held: the menu, the sheet or a question give way, as to a press
-            if not (self.session is not None and self.screen in (*IN_GAME, "over") and self.open_correction()):
+            if self.screen not in (*IN_GAME, "over") or not self.open_correction():
                 self.say(_("Nothing to correct now"))
         elif name in ("select", "activate"):
             self._key(cmd)
@@ -860,7 +860,7 @@ class App:
         session = self.session
         self._taken += 1
         self._in_effect = [(s, n) for s, n in self._in_effect if s is session]  # this game's
-        if outcome.action and "undo" in outcome.action:
+        if outcome.undid:
             if self._in_effect:  # (none: an action of before a restart, whose words have shown)
                 self._drop_banners_of(self._in_effect.pop()[1])
         else:
@@ -879,7 +879,7 @@ class App:
             self._ended(self.session)
             self.screen = "over"
             self._keep_winner_screen(True)
-        elif self.session is not None and outcome.action and "undo" in outcome.action:
+        elif self.session is not None and outcome.undid:
             # The deciding action may have been taken back: playing again, and a restart comes back to
             # the game, not to its winner screen.
             if self.session in self._ended_sessions:
