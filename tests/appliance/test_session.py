@@ -71,6 +71,14 @@ def test_a_die_off_the_tray_or_cocked_is_a_throw_again_in_every_language_never_a
     assert s.game.actions == []
 
 
+def test_every_kind_of_reading_that_is_no_throw_has_its_throw_again_words():
+    # The reader's set (teaching and the setup's teach step skip them) and the kiosk's words are one list.
+    from appliance.kiosk.words import RETHROW
+    from vision.reading import RETHROW_KINDS
+
+    assert set(RETHROW) == RETHROW_KINDS
+
+
 def test_an_unreadable_or_miscounted_reading_is_a_problem_not_a_roll():
     s = Session.start({"game": "biscuit", "players": ["Ann", "Bo", "Cy"]})
     out = s.dice(unreadable("the die at (10, 20) is unclear (a 3 at 70%)", kind="unsure"))
