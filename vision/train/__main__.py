@@ -155,6 +155,9 @@ def parse(argv) -> argparse.Namespace:
                         help="share of the face reader's batches whose early feature styles are mixed between crops (0: none)")
     parser.add_argument("--randconv", type=float, default=0.0, metavar="SHARE",
                         help="share of the face reader's batches seen through a random filter (0: none)")
+    parser.add_argument("--centre-view", action="store_true",
+                        help="the face reader also sees each crop standardised by its centre, the top face "
+                             "(red pips on a dark die stand out; vision.train.nets.centre_view)")
     parser.add_argument("--synthetic-share", type=float, default=0.4, help="share of views and crops that are rendered")
     parser.add_argument("--exclude-source", action="append", default=[], metavar="SOURCE",
                         help="leave a photo source out of training (to measure a source never seen)")
@@ -227,7 +230,7 @@ def _train_face(args, finder, items, log, report):
                           widths=args.face_widths, teachers=teachers, label_smoothing=args.label_smoothing,
                           mixup=args.mixup, pips=args.pips, ema=args.ema,
                           small=args.small_dice, mixstyle=args.mixstyle,
-                          randconv=args.randconv, log=log)
+                          randconv=args.randconv, centre=args.centre_view, log=log)
 
 
 def _calibrate(args, finder, face, calib, log, report: dict):

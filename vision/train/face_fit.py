@@ -106,7 +106,8 @@ def pip_loss(pips: torch.Tensor, heat: torch.Tensor, known: torch.Tensor) -> tor
 def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per_epoch: int, seed: int,
           batch: int = 128, lr: float = 3e-3, widths: tuple[int, ...] | None = None, teachers=(),
           label_smoothing: float = 0.0, mixup: float = 0.0, pips: float = 0.0, ema: float = 0.0,
-          small: float = 0.0, mixstyle: float = 0.0, randconv: float = 0.0, log=print) -> FaceNet:
+          small: float = 0.0, mixstyle: float = 0.0, randconv: float = 0.0, centre: bool = False,
+          log=print) -> FaceNet:
     """A face reader (``FaceNet`` of ``widths``, default its own) trained on crops of ``specs``
     (fixed seed). ``teachers``: trained face readers (``vision.runtime.Network`` of a face.onnx)
     whose mean logits it also learns from (``distillation_loss``): a small reader taught by larger
@@ -121,7 +122,8 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     of crops also seen as from a die of 10-24 px (``vision.train.face_data.small_die``; 0: none).
     ``mixstyle``: the share of batches whose early feature styles are mixed between crops
     (``MixStyle``; 0: none). ``randconv``: the share of batches seen through a random filter
-    (``rand_conv``; 0: none; not with teachers, which never saw them). Returns it in eval mode.
+    (``rand_conv``; 0: none; not with teachers, which never saw them). ``centre``: the net also sees
+    each crop standardised by its centre (``vision.train.nets.centre_view``). Returns it in eval mode.
     Raises ValueError for mixup or randconv with teachers, mixup with pips, an ema outside [0, 1)
     or a mixstyle or randconv share outside [0, 1]."""
     if mixup and teachers:
@@ -138,7 +140,7 @@ def train(items: list[Labelled], specs: list[Spec], weights, *, epochs: int, per
     torch.manual_seed(seed)
     mix_rng = np.random.default_rng([seed, 11])
     filter_rng = np.random.default_rng([seed, 13])
-    net = FaceNet(widths) if widths else FaceNet()
+    net = FaceNet(widths, centre=centre) if widths else FaceNet(centre=centre)
     data = Crops(items, specs, weights, per_epoch, seed, small)
     loader = DataLoader(data, batch_size=batch, shuffle=False, num_workers=1)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)

@@ -59,6 +59,24 @@ class Finder(nn.Module):
         return self.head(y)
 
 
+def centre_view(x: torch.Tensor, inner: float = 0.5, floor: float = 0.25, clip: float = 4.0) -> torch.Tensor:
+    """(N, 3, S, S) standardised crops and, beside them, the same crops standardised by their centre
+    (the inner ``inner`` of the side, inside the top face): (N, 6, S, S) float32.
+
+    Why: a crop is standardised by its whole spread, which a white tray around a dark die fills,
+    so red pips on a black or marbled die come out faint; the face's own spread brings them up.
+    ``floor`` (of the whole crop's spread) keeps a blank face from being blown up into pips and
+    ``clip`` the tray around a dark die from swamping the rest. Plain ONNX ops (Slice, ReduceMean,
+    Sqrt, Clip, Concat), so it ships inside the exported model and the reader's input is unchanged.
+    """
+    s = int(x.shape[-1])  # a constant in the exported graph: the crop side is fixed
+    a = int(round(s * (1 - inner) / 2))
+    centre = x[:, :, a:s - a, a:s - a]
+    mean = centre.mean((2, 3), keepdim=True)
+    spread = (centre - mean).pow(2).mean((1, 2, 3), keepdim=True).sqrt().clamp(min=floor)
+    return torch.cat([x, ((x - mean) / spread).clamp(-clip, clip)], 1)
+
+
 class FaceNet(nn.Module):
     """The face reader: (N, 3, S, S) standardised BGR crops to (N, 8) logits (``vision.faces``:
     not a die's top face, 1-6, cocked).
@@ -69,10 +87,11 @@ class FaceNet(nn.Module):
     (the narrower 24-32-64-96 underfit: 88% on its own training crops).
     """
 
-    def __init__(self, widths: tuple[int, ...] = (32, 48, 96, 128), classes: int = 8):
+    def __init__(self, widths: tuple[int, ...] = (32, 48, 96, 128), classes: int = 8, centre: bool = False):
         super().__init__()
         c1, c2, c3, c4 = widths
-        self.features = nn.Sequential(conv(3, c1), conv(c1, c2, 3, 2), conv(c2, c2), conv(c2, c3, 3, 2), conv(c3, c3),
+        self.centre = centre  # also sees the crop standardised by its centre (``centre_view``)
+        self.features = nn.Sequential(conv(6 if centre else 3, c1), conv(c1, c2, 3, 2), conv(c2, c2), conv(c2, c3, 3, 2), conv(c3, c3),
                                       conv(c3, c4, 3, 2), conv(c4, c4))
         self.fc = nn.Linear(c4, classes)
         # Training only (never exported): each cell of the last 4x4 map also says where in its 8x8 px
@@ -84,7 +103,10 @@ class FaceNet(nn.Module):
     def embed(self, x: torch.Tensor) -> torch.Tensor:
         """(N, widths[-1]) pooled features: what the linear layer reads (a table's own dice are
         learned on these, ``vision.faces``)."""
-        return self.features(x).mean((2, 3))
+        return self.features(self._view(x)).mean((2, 3))
+
+    def _view(self, x: torch.Tensor) -> torch.Tensor:
+        return centre_view(x) if self.centre else x
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.embed(x)) / self.temperature
@@ -92,7 +114,7 @@ class FaceNet(nn.Module):
     def with_pips(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(N, classes) logits and the (N, 16, 16) pip map logits of a 32 px crop
         (``vision.train.face_data.pip_target``): the top face's pip centres."""
-        f = self.features(x)
+        f = self.features(self._view(x))
         return self.fc(f.mean((2, 3))) / self.temperature, F.pixel_shuffle(self.pips(f), 4)[:, 0]
 
 
