@@ -61,7 +61,9 @@ def draw_png(summary, path: Path, size: tuple[int, int]) -> None:
     """The kiosk's summary chart for ``summary`` under its title, saved as a PNG of ``size`` (W, H)
     px; on a size narrower than 3:2 drawn in a 3:2 band across it, as the kiosk draws
     (``theme.layout_area``). Needs no display (SDL's dummy video driver). Raises ValueError for a
-    name not ending .png and OSError when the file cannot be written (its folder missing too)."""
+    folder or a name not ending .png and OSError when the file cannot be written (its folder missing too)."""
+    if path.is_dir():
+        raise ValueError("that is a folder; name the image in it, e.g. evening.png")
     if path.suffix.lower() != ".png":
         raise ValueError("the image must be a .png file")
     if not path.parent.is_dir():

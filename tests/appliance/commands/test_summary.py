@@ -64,6 +64,14 @@ def test_an_image_that_is_not_png_is_refused(tmp_path, capsys):
     assert "must be a .png file" in capsys.readouterr().err
 
 
+def test_a_folder_given_as_the_image_is_named_as_a_folder(tmp_path, capsys):
+    evening(tmp_path)
+    (tmp_path / "charts.png").mkdir()
+    for folder in (tmp_path, tmp_path / "charts.png"):
+        assert main(["summary", "--state", str(tmp_path), "--png", str(folder)]) == 1
+        assert "that is a folder; name the image in it" in capsys.readouterr().err
+
+
 def test_a_chart_narrower_than_3_2_is_drawn_in_a_3_2_band_across_it_as_the_kiosk_draws(tmp_path, capsys):
     # Drawn over the whole of 480x800 it listed one player of three, and 320x4320 was a giant die.
     from appliance.kiosk import theme as th
