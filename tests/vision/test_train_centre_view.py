@@ -45,14 +45,16 @@ def test_the_tray_around_a_die_is_clipped():
 
 
 def test_a_face_reader_with_the_centre_view_exports_to_what_the_product_runs(train_tiny_face, tmp_path):
+    from vision.runtime import available
     from vision.train.face_fit import export
 
     net = train_tiny_face(centre=True)
     assert net.features[0][0].in_channels == 6
     export(net, tmp_path / "face.onnx")
     crops = np.concatenate([_dark_die_on_white(), np.random.default_rng(0).integers(0, 255, (3, CROP, CROP, 3), np.uint8)])
-    logits, embedding = FaceReader(tmp_path / "face.onnx").outputs(crops)
     with torch.no_grad():
         want = net(torch.from_numpy(standardise(crops))).numpy()
-    assert logits.shape == (4, CLASSES) and embedding.shape == (4, 4)
-    np.testing.assert_allclose(logits, want, atol=1e-4)
+    for runtime in available():  # cv2.dnn, the product's own, and onnxruntime where installed
+        logits, embedding = FaceReader(tmp_path / "face.onnx", runtime).outputs(crops)
+        assert logits.shape == (4, CLASSES) and embedding.shape == (4, 4)
+        np.testing.assert_allclose(logits, want, atol=1e-4, err_msg=runtime)
