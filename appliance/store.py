@@ -56,7 +56,8 @@ aside like a damaged one.
 
 Errors: ``StoreError`` (an OSError) when the store cannot be written at all: the state directory
 is read-only or cannot be made, or the file itself (or its -wal or -shm) cannot be written by this
-user (a backup copied back by root, a read-only mount); the kiosk then plays without saving. A
+user (a backup copied back by root, a read-only mount), or the disk it is on is full; the kiosk then
+plays without saving. A
 damaged, empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS``
 (with its -wal and -shm) and the store starts fresh, with what still reads of a damaged one of ours
 copied in (``_salvage``: each game's log up to its first damaged action), and ``notice`` saying so.
@@ -298,8 +299,8 @@ class Store:
         (a command beside the kiosk, which must not set its games aside) such a file raises
         StoreError instead. A file of an older schema is upgraded in place. Raises StoreError when
         the store cannot be written: the directory is unusable, the file (or its -wal or -shm) is
-        not writable by this user or cannot be opened (a dangling link, a system folder), or the
-        upgrade cannot be written; nothing is changed then.
+        not writable by this user or cannot be opened (a dangling link, a system folder), its disk
+        is full (``ROOM``), or the upgrade cannot be written; nothing is changed then.
         """
         state_dir = Path(state_dir)
         try:
@@ -310,6 +311,11 @@ class Store:
             raise StoreError(exc.errno, f"state directory {state_dir} cannot be created: {exc.strerror}") from None
         if not os.access(state_dir, os.W_OK | os.X_OK):
             raise StoreError(errno.EACCES, f"state directory {state_dir} is not writable")
+        if _disk_full(state_dir):
+            # Checked first: SQLite without room for its -shm says "disk I/O error", and a sound file
+            # would be taken for a damaged one and set aside (with no room to keep what reads of it).
+            raise StoreError(errno.ENOSPC, f"the disk holding {state_dir} is full (under {ROOM // 1024} KB "
+                                           "free): nothing there was changed; make room to save again")
         path = state_dir / FILENAME
         for part in (path, *_sidecars(path)):  # the file itself: e.g. root's copy of a backup, chattr +i
             if part.exists() and not os.access(part, os.W_OK):
@@ -724,8 +730,8 @@ def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
     as ours; nothing is created beside it. Without a -wal beside it (no kiosk writing, or one closed
     cleanly) the file is read as it lies (``immutable``), so no -wal or -shm is made (a root's would
     lock the service's user out). With one, it is read with the WAL (a running kiosk's latest
-    actions); where SQLite may not use the -shm (a read-only mount), as it lies after all: a kiosk
-    that lost its power there may then miss its last actions. Raises StoreError naming the file: not
+    actions); where SQLite may not use the -shm (a read-only mount, a full disk), as it lies after
+    all: a kiosk that lost its power there may then miss its last actions. Raises StoreError naming the file: not
     there, not a Dice Table store, or unreadable."""
     path = Path(path)
     if not path.exists():  # said as teach says it: the path itself is wrong, not the store in it
@@ -747,7 +753,7 @@ def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
         except sqlite3.OperationalError as exc:
             if db is not None:
                 db.close()
-            if not _cannot_share(exc):
+            if not (_cannot_share(exc) or _disk_full(path.parent)):
                 raise
             db = sqlite3.connect(as_it_lies, uri=True, isolation_level=None)
             (app,) = db.execute("PRAGMA application_id").fetchone()
@@ -759,6 +765,21 @@ def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
         db.close()
         raise StoreError(errno.EINVAL, f"{path}: not a Dice Table store")
     return db, path
+
+
+# bytes: less free space than this on the store's disk is a full one. SQLite needs room for its -shm
+# (32 KB) and for the WAL to grow by a commit's pages (a few KB each, 4 MB before a checkpoint).
+ROOM = 1024 * 1024
+
+
+def _disk_full(directory: Path) -> bool:
+    """Whether the disk holding ``directory`` has less than ``ROOM`` bytes free for this user (False
+    when the file system cannot say)."""
+    try:
+        st = os.statvfs(directory)
+    except OSError:
+        return False
+    return st.f_blocks > 0 and st.f_bavail * st.f_frsize < ROOM
 
 
 def _cannot_share(exc: sqlite3.OperationalError) -> bool:

@@ -1,5 +1,5 @@
 """A store the kiosk cannot write (a saved-games file of another owner or made immutable, a state
-directory on a read-only SD card): refused at open with the place named and nothing changed; and
+directory on a read-only or full SD card): refused at open with the place named and nothing changed; and
 opened read-only for what it keeps (the taught dice, the summary, a replay), also on a read-only
 mount, without creating, moving or upgrading anything."""
 
@@ -47,6 +47,24 @@ def test_a_read_only_state_directory_is_refused_at_open_in_words_without_an_errn
     with pytest.raises(StoreError) as exc:
         Store.open(state)
     assert "[Errno" not in exc.value.strerror and str(state) in exc.value.strerror
+
+
+def test_a_full_disk_is_said_as_full_at_open_and_the_sound_file_is_not_set_aside(tmp_path, monkeypatch):
+    # SQLite without room for its -shm said "disk I/O error", and the file was taken for a damaged one.
+    import os
+    from types import SimpleNamespace
+
+    state = _kept(tmp_path / "state")
+    before = _files(state)
+    monkeypatch.setattr(os, "statvfs", lambda _p: SimpleNamespace(f_blocks=1000, f_bavail=20, f_frsize=4096))
+    with pytest.raises(StoreError) as exc:
+        Store.open(state)
+    assert exc.value.strerror.startswith(f"the disk holding {state} is full (under 1024 KB free)")
+    assert _files(state) == before
+    with Store.open_read_only(state) as s:  # what the kiosk then plays on, unsaved
+        assert s.setting("language") == "lv" and s.unfinished() is not None
+    monkeypatch.setattr(os, "statvfs", lambda _p: SimpleNamespace(f_blocks=1000, f_bavail=300, f_frsize=4096))
+    Store.open(state).close()  # room made: saved again
 
 
 def test_a_store_on_a_read_only_mount_opens_read_only_and_nothing_is_created(tmp_path, read_only):
