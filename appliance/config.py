@@ -152,6 +152,8 @@ def _text(max_len: int) -> Check:
             raise ConfigError(key, f"must be a non-empty string, got {_shown(value)}")
         if len(value) > max_len:
             raise ConfigError(key, f"must be at most {max_len} characters, got {len(value)}")
+        if not value.strip().isprintable():  # a line break or a tab would break the screen's line
+            raise ConfigError(key, f"must be one line of printable characters, got {_shown(value)}")
         return value.strip()
 
     return check

@@ -56,11 +56,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def missing_state_dir(state_dir: Path) -> str:
-    """Why ``state_dir`` is mistyped, or "": its folder does not exist. The kiosk makes the state
-    directory itself as systemd's StateDirectory= would, one level, never a path of folders: a
-    typo there would start a fresh store, and a bar would think its games and taught dice lost."""
+    """Why ``state_dir`` is mistyped, or "": its folder does not exist, or it names a file (the config
+    file itself, say). The kiosk makes the state directory itself as systemd's StateDirectory=
+    would, one level, never a path of folders: a typo there would start a fresh store, and a bar
+    would think its games and taught dice lost."""
     if state_dir.is_symlink() and not state_dir.exists():
         return f"state_dir {state_dir} is a link to {os.readlink(state_dir)}, which does not exist"
+    if state_dir.exists() and not state_dir.is_dir():
+        return f"state_dir {state_dir} is a file, not a folder (the folder the games are saved in)"
     if state_dir.exists() or state_dir.parent.is_dir():
         return ""
     if state_dir.parent.exists():

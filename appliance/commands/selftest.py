@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         "display": lambda: check_display(cfg),
         "gpio": lambda: check_gpio(cfg),
         "state": lambda: check_state(cfg.state_dir),
-        "fonts": check_fonts,
+        "fonts": lambda: check_fonts(cfg.drink_word),
     }
     failed = False
     for name in only:
@@ -271,15 +271,17 @@ def _unwritable(store: Path) -> str:
     return ""
 
 
-def check_fonts() -> str:
-    """The kiosk's bundled fonts load and have a glyph for every letter of the four languages."""
+def check_fonts(drink_word: str = "") -> str:
+    """The kiosk's bundled fonts load and have a glyph for every letter of the four languages; a
+    warning when they lack one of the config's ``drink_word`` (an emoji: the screen would show a
+    box)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     from appliance.fonts import font_path
 
     pygame.font.init()
-    found = []
+    found, word = [], []
     for bold in (False, True):
         path = font_path(bold)
         if not path.is_file():
@@ -293,4 +295,9 @@ def check_fonts() -> str:
         if missing:
             raise Failed(f"{path.name} has no glyph for {''.join(missing)}")
         found.append(path.name)
+        word += [c for c, m in zip(drink_word, font.metrics(drink_word) if drink_word else []) if m is None]
+    word = "".join(dict.fromkeys(word))
+    if word:
+        return ("warn", f"{', '.join(found)}: every letter of en, de, lv, ru, but no glyph for {word} in "
+                        f"drink_word = {drink_word!r}: the screen shows a box in its place (choose a word)")
     return f"{', '.join(found)}: every letter of en, de, lv, ru"

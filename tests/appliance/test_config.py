@@ -174,6 +174,7 @@ BAD = [
     ("[sound]\nvolume = 1.5", "sound.volume", "0.0-1.0"),
     ('language = "fr"', "language", "en, de, lv, ru"),
     ('drink_word = ""', "drink_word", "non-empty"),
+    ('drink_word = "a\\nb"', "drink_word", "one line of printable characters"),
     ('state_dir = "state"', "state_dir", "absolute"),
     ('state_dir = "/var/lib/dice\\u0000table"', "state_dir", "NUL"),
     ('[camera]\nsource = "/dev/null\\u0000x"', "camera.source", "no such"),

@@ -82,10 +82,12 @@ def test_a_state_dir_whose_folder_does_not_exist_is_a_config_error_and_nothing_i
     assert not (tmp_path / "nonexist").exists()
 
 
-def test_a_state_dir_under_a_file_or_linked_to_nothing_is_a_config_error_said_as_it_is(tmp_path, capsys):
+def test_a_state_dir_under_a_file_naming_a_file_or_linked_to_nothing_is_a_config_error_said_as_it_is(tmp_path, capsys):
+    # Naming a file (the config file itself, say), the kiosk played without saving all evening.
     (tmp_path / "afile").write_text("")
     (tmp_path / "dangling").symlink_to(tmp_path / "gone")
     for state, said in ((tmp_path / "afile" / "x", f"{tmp_path / 'afile'} is a file, not a folder"),
+                        (tmp_path / "afile", f"state_dir {tmp_path / 'afile'} is a file, not a folder (the folder"),
                         (tmp_path / "dangling", f"is a link to {tmp_path / 'gone'}, which does not exist")):
         cfg = tmp_path / "config.toml"
         cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "synthetic"\n[display]\ndriver = "dummy"\n')

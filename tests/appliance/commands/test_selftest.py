@@ -58,6 +58,15 @@ def test_a_bad_config_fails_naming_the_key_and_the_rest_still_run(conf, capsys):
     assert parts["fonts"][0] == "ok" and parts["state"][0] in ("ok", "warn", "FAIL")
 
 
+def test_a_drink_word_the_screens_font_cannot_draw_is_a_warning_naming_it(conf, capsys):
+    # A beer emoji passed every check and showed as a box on every banner.
+    code, parts = selftest(capsys, "--config", str(conf('drink_word = "\U0001F37A"')), "--only", "config,fonts")
+    assert code == 0 and parts["config"][0] == "ok"
+    assert parts["fonts"][0] == "warn" and "no glyph for \U0001F37A in drink_word" in parts["fonts"][1]
+    code, parts = selftest(capsys, "--config", str(conf('drink_word = "Schluck"')), "--only", "fonts")
+    assert parts["fonts"][0] == "ok"
+
+
 def test_a_camera_without_frames_fails(conf, capsys, tmp_path):
     empty = tmp_path / "no-frames"
     empty.mkdir()
