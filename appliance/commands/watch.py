@@ -12,8 +12,8 @@ and every 15th otherwise. --state DIR reads with the adaptation to the dice taug
 Camera faults are reported on stderr and retried; after --give-up seconds without a frame, watch
 exits with status 1. The end of a file, folder or synthetic script exits 0, or 1 when not one frame
 could be read from it; in a folder, only files named as images are played (.jpg, .png ...), and one
-that cannot be read as an image is named on stderr and skipped. A
-single photo is refused (status 2) with a hint: nothing moves or settles in it, `dicetable read`
+that cannot be read as an image is named on stderr and skipped; a folder with none is refused
+(status 2). A single photo is refused (status 2) with a hint: nothing moves or settles in it, `dicetable read`
 reads it (a file named as a photo that is none is said to be unreadable, also status 2). A reading that is unreadable says what it saw as `read` does.
 """
 

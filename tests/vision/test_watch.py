@@ -163,3 +163,10 @@ def test_watch_says_what_it_saw_of_an_unreadable_throw_in_the_words_of_read(caps
     settled = SimpleNamespace(reading=unreadable("a die is unclear", dice, kind="unsure"), index=7, t=0.5)
     _print_settled(settled, "synthetic", 1.0, as_json=False)
     assert capsys.readouterr().out == "frame 7 (0.50 s): unreadable: a die is unclear (saw 5 6)\n"
+
+
+def test_watch_a_folder_without_images_is_refused_with_status_2_as_its_help_says(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("no photos here")
+    assert main(["watch", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"no images (.jpg" in captured.err and str(tmp_path) in captured.err
