@@ -198,6 +198,7 @@ def _keep(store, throws, args, say) -> None:
         say(f"nothing new taught in {args.state}: the table keeps these throws already; {reason}")
         return
     had = store.throw_ids()
+    _progress("keeping the throws and fitting the table's adaptation")
     teaching.teach(store, [taught for _name, taught in throws],
                    f"manifest {args.manifest.name}" if args.manifest else "teach", replacing=replacing)
     dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
@@ -229,6 +230,7 @@ def _throws(args, say) -> list:
     from vision.examples import LabelError, from_values
 
     out, given = [], {}
+    _progress(f"reading {counted(len(args.images), 'photo')}")
     for path, text in zip(args.images, args.values):
         values = argtypes.dice_words(text)
         frame = _image(path)
@@ -241,6 +243,13 @@ def _throws(args, say) -> list:
             _said_otherwise(path, frame, taught, models, say)
         out.append((str(path), taught))
     return out
+
+
+def _progress(text: str) -> None:
+    """``text`` on a terminal's stderr, so that a person sees the tens of seconds of reading photos
+    and fitting are work, not a hang; scripts (stderr not a terminal) get only the report."""
+    if sys.stderr is not None and sys.stderr.isatty():
+        print(f"{NAME}: {text} ...", file=sys.stderr, flush=True)
 
 
 def _first_time(given: dict, frame, path, values, text: str) -> bool:
@@ -283,6 +292,7 @@ def _manifest_throws(args, models, say) -> list:
     if not photos:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
     out, none_found, given = [], [], {}
+    _progress(f"reading {counted(len(photos[:args.limit]), 'photo')}")
     for photo in photos[:args.limit]:
         frame = _image(photo.path, args.manifest)
         first = _first_time(given, frame, photo.file, photo.values, " ".join(map(str, photo.values)))

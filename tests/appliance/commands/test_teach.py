@@ -71,6 +71,29 @@ def test_teaching_keeps_the_throws_and_says_whether_the_adaptation_is_used(taugh
     assert throws == 8 and crops >= 24 and "read no better" in json.loads(saved)["reason"]
 
 
+def test_a_person_at_a_terminal_sees_the_reading_and_the_fit_as_work_and_a_script_only_the_report(
+        photos, tmp_path, capsys, monkeypatch):
+    # Taught 30 photos of a manifest, it printed nothing for 30-50 s, and looked hung.
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(tmp_path / "a")]) == 0
+    assert terminal.getvalue().splitlines() == ["dicetable teach: reading 2 photos ...",
+                                               "dicetable teach: keeping the throws and fitting the table's adaptation ..."]
+    assert "taught 2 throws" in capsys.readouterr().out
+    monkeypatch.undo()
+    assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(tmp_path / "b")]) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda a: a[:-1] + ["3 4"], "finds 3 dice there, but 2 values were given"),
     (lambda a: a[:-1] + ["3 4 7"], "a die's value is 1-6, not '7'"),
