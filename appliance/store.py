@@ -57,9 +57,8 @@ aside like a damaged one.
 Errors: ``StoreError`` (an OSError) when the store cannot be written at all: the state directory
 is read-only or cannot be made, or the file itself (or its -wal or -shm) cannot be written by this
 user (a backup copied back by root, a read-only mount), or the disk it is on is full; the kiosk then
-plays without saving. A
-damaged, empty or foreign file never raises: it is renamed ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS``
-(with its -wal and -shm) and the store starts fresh, with what still reads of a damaged one of ours
+plays without saving. A damaged, empty or foreign file never raises: it is renamed
+``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with its -wal and -shm) and the store starts fresh, with what still reads of a damaged one of ours
 copied in (``_salvage``: each game's log up to its first damaged action), and ``notice`` saying so.
 
 One kiosk to a state directory: ``claim(state_dir)`` holds it for this process (a lock the kernel
@@ -731,8 +730,8 @@ def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
     cleanly) the file is read as it lies (``immutable``), so no -wal or -shm is made (a root's would
     lock the service's user out). With one, it is read with the WAL (a running kiosk's latest
     actions); where SQLite may not use the -shm (a read-only mount, a full disk), as it lies after
-    all: a kiosk that lost its power there may then miss its last actions. Raises StoreError naming the file: not
-    there, not a Dice Table store, or unreadable."""
+    all: a kiosk that lost its power there may then miss its last actions. Raises StoreError naming
+    the file: not there, not a Dice Table store, or unreadable."""
     path = Path(path)
     if not path.exists():  # said as teach says it: the path itself is wrong, not the store in it
         raise StoreError(errno.ENOENT, f"{path} does not exist (a mistyped path? the kiosk's is the config's state_dir)")
