@@ -58,8 +58,9 @@ Errors: ``StoreError`` (an OSError) when the store cannot be written at all: the
 is read-only or cannot be made, or the file itself (or its -wal or -shm) cannot be written by this
 user (a backup copied back by root, a read-only mount), or the disk it is on is full; the kiosk then
 plays without saving. A damaged, empty or foreign file never raises: it is renamed
-``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with its -wal and -shm) and the store starts fresh, with what still reads of a damaged one of ours
-copied in (``_salvage``: each game's log up to its first damaged action), and ``notice`` saying so.
+``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with its -wal and -shm) and the store starts fresh,
+with what still reads of a damaged one of ours copied in (``_salvage``: each game's log up to its
+first damaged action), and ``notice`` saying so.
 
 One kiosk to a state directory: ``claim(state_dir)`` holds it for this process (a lock the kernel
 drops when the process ends, a pulled plug or kill -9 included) or raises ``StateBusy``; two tables
@@ -78,6 +79,7 @@ import fcntl
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -775,10 +777,10 @@ def _disk_full(directory: Path) -> bool:
     """Whether the disk holding ``directory`` has less than ``ROOM`` bytes free for this user (False
     when the file system cannot say)."""
     try:
-        st = os.statvfs(directory)
+        usage = shutil.disk_usage(directory)
     except OSError:
         return False
-    return st.f_blocks > 0 and st.f_bavail * st.f_frsize < ROOM
+    return usage.total > 0 and usage.free < ROOM
 
 
 def _cannot_share(exc: sqlite3.OperationalError) -> bool:

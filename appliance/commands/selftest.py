@@ -281,7 +281,7 @@ def check_fonts(drink_word: str = "") -> str:
     from appliance.fonts import font_path
 
     pygame.font.init()
-    found, word = [], []
+    found, lacking = [], []
     for bold in (False, True):
         path = font_path(bold)
         if not path.is_file():
@@ -295,8 +295,8 @@ def check_fonts(drink_word: str = "") -> str:
         if missing:
             raise Failed(f"{path.name} has no glyph for {''.join(missing)}")
         found.append(path.name)
-        word += [c for c, m in zip(drink_word, font.metrics(drink_word) if drink_word else []) if m is None]
-    word = "".join(dict.fromkeys(word))
+        lacking += [c for c, m in zip(drink_word, font.metrics(drink_word)) if m is None]
+    word = "".join(dict.fromkeys(lacking))  # each once, though both fonts lack it
     if word:
         return ("warn", f"{', '.join(found)}: every letter of en, de, lv, ru, but no glyph for {word} in "
                         f"drink_word = {drink_word!r}: the screen shows a box in its place (choose a word)")

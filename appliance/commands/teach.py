@@ -292,8 +292,9 @@ def _manifest_throws(args, models, say) -> list:
     if not photos:
         raise ValueError(f"no labelled photos in {args.manifest}" + (f" of the source {args.source}" if args.source else ""))
     out, none_found, given = [], [], {}
-    _progress(f"reading {counted(len(photos[:args.limit]), 'photo')}")
-    for photo in photos[:args.limit]:
+    photos = photos[:args.limit]
+    _progress(f"reading {counted(len(photos), 'photo')}")
+    for photo in photos:
         frame = _image(photo.path, args.manifest)
         first = _first_time(given, frame, photo.file, photo.values, " ".join(map(str, photo.values)))
         try:

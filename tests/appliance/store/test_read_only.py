@@ -51,19 +51,19 @@ def test_a_read_only_state_directory_is_refused_at_open_in_words_without_an_errn
 
 def test_a_full_disk_is_said_as_full_at_open_and_the_sound_file_is_not_set_aside(tmp_path, monkeypatch):
     # SQLite without room for its -shm said "disk I/O error", and the file was taken for a damaged one.
-    import os
+    import shutil
     from types import SimpleNamespace
 
     state = _kept(tmp_path / "state")
     before = _files(state)
-    monkeypatch.setattr(os, "statvfs", lambda _p: SimpleNamespace(f_blocks=1000, f_bavail=20, f_frsize=4096))
+    monkeypatch.setattr(shutil, "disk_usage", lambda _p: SimpleNamespace(total=4096000, used=4014080, free=81920))
     with pytest.raises(StoreError) as exc:
         Store.open(state)
     assert exc.value.strerror.startswith(f"the disk holding {state} is full (under 1024 KB free)")
     assert _files(state) == before
     with Store.open_read_only(state) as s:  # what the kiosk then plays on, unsaved
         assert s.setting("language") == "lv" and s.unfinished() is not None
-    monkeypatch.setattr(os, "statvfs", lambda _p: SimpleNamespace(f_blocks=1000, f_bavail=300, f_frsize=4096))
+    monkeypatch.setattr(shutil, "disk_usage", lambda _p: SimpleNamespace(total=4096000, used=2867200, free=1228800))
     Store.open(state).close()  # room made: saved again
 
 
