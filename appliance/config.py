@@ -245,6 +245,11 @@ def _absolute_path(key: str, value: Any) -> Path:
 # --- house-rule switches per game: the engine's own table (RULES.md §1-3), so names, values and ----
 # defaults live in one place: appliance.games.<game>.switches.
 
+# The most a cost or a limit may be in the config. RULES.md sets no bound (a replayed log may carry
+# any), but the kiosk shows points and costs in two digits, and a cost of 10**13 is a typo.
+MOST_POINTS = 99
+
+
 def _switch_check(game: str, name: str) -> Check:
     switch = GAMES[game].switches[name]
 
@@ -255,10 +260,13 @@ def _switch_check(game: str, name: str) -> Check:
             if value is None or isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(key, f"must be \"none\" or a whole number >= 1, got {_shown(value)}")
         try:
-            return switch.check(name, value)
+            value = switch.check(name, value)
         except SetupError as exc:
             problem = str(exc).split(": ", 1)[-1]  # the engine's "rules.limit = 0: must be ..."
             raise ConfigError(key, f"{problem}, got {_shown(value)}") from None
+        if switch.kind in ("count", "limit") and value is not None and value > MOST_POINTS:
+            raise ConfigError(key, f"must be at most {MOST_POINTS}, got {_shown(value)}")
+        return value
 
     return check
 

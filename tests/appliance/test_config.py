@@ -184,6 +184,8 @@ BAD = [
     ("[rules.maexle]\nmaexle_reveal_cost = 0", "rules.maexle.maexle_reveal_cost", ">= 1"),
     ('[rules.maexle]\nlimit = "6"', "rules.maexle.limit", "none"),
     ("[rules.maexle]\nlimit = 0", "rules.maexle.limit", "none"),
+    ("[rules.maexle]\nlimit = 100", "rules.maexle.limit", "at most 99"),
+    ("[rules.maexle]\nmaexle_accept_cost = 10000000000000", "rules.maexle.maexle_accept_cost", "at most 99"),
     ('[rules.maexle]\ntruth = "roughly"', "rules.maexle.truth", "at_least, exact"),
     ('[rules.maexle]\nself_reveal = "yes"', "rules.maexle.self_reveal", "on/off"),
     ('[rules.biscuit]\nroller = "anyone"', "rules.biscuit.roller", "biscuit, rotate"),
