@@ -189,17 +189,15 @@ def check_state(state_dir: Path) -> str:
     and a selftest run as root must not leave root-owned files behind)."""
     from appliance.store import APPLICATION_ID, FILENAME, LOCKNAME
 
-    if state_dir.exists() and not state_dir.is_dir():
-        raise Failed(f"{state_dir} is a file, not a directory (state_dir in the config names the directory "
-                     "the saved games go in)")
     if not state_dir.is_dir():
         from appliance.commands.kiosk import missing_state_dir
 
-        if not missing_state_dir(state_dir) and os.access(state_dir.parent, os.W_OK | os.X_OK):
+        mistyped = missing_state_dir(state_dir)  # the kiosk's own refusal: a file, a dangling link, a typo
+        if not mistyped and os.access(state_dir.parent, os.W_OK | os.X_OK):
             # as the kiosk does at its start (it warns in the journal); made here it would be root's
             return f"{state_dir} does not exist yet: the kiosk makes it in {state_dir.parent} at its start"
-        raise Failed(f"{state_dir} does not exist (the service's StateDirectory= makes it; "
-                     f"or: sudo install -d -o dicetable -g dicetable {state_dir})")
+        raise Failed(mistyped or f"{state_dir} does not exist (the service's StateDirectory= makes it; "
+                                 f"or: sudo install -d -o dicetable -g dicetable {state_dir})")
     try:
         with tempfile.NamedTemporaryFile(dir=state_dir, prefix=".selftest-") as probe:
             probe.write(b"x")

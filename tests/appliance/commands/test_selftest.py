@@ -132,7 +132,7 @@ def test_a_state_directory_that_is_a_file_is_said_to_be_one(conf, capsys):
     (conf.state / "file").write_text("")
     path.write_text(path.read_text().replace(str(conf.state), str(conf.state / "file")))
     code, parts = selftest(capsys, "--config", str(path), "--only", "state")
-    assert code == 1 and "is a file, not a directory" in parts["state"][1]
+    assert code == 1 and "is a file, not a folder" in parts["state"][1]
 
 
 def test_a_lock_the_kiosk_cannot_open_fails_as_a_table_that_plays_unsaved(conf, capsys):
