@@ -354,6 +354,41 @@ def test_a_damaged_page_among_the_games_loses_only_the_games_on_it(tmp_path):
         assert s.unfinished().setup["players"][0] == "G60" and len(s.unfinished().actions) == 2
 
 
+class _DamagedAfter:
+    """A damaged file as ``store._readable_rows`` sees it: its scan breaks after id 3; MAX(id) reads
+    ``top`` (None: damaged too); every id's own look-up reads."""
+
+    def __init__(self, top):
+        self.top, self.looked_up = top, []
+        self.answers = sqlite3.connect(":memory:")  # real cursors for its answers
+
+    def execute(self, sql, params=()):
+        if sql.startswith("SELECT MAX"):
+            if self.top is None:
+                raise sqlite3.DatabaseError("database disk image is malformed")
+            return self.answers.execute("SELECT ?", (self.top,))
+        if params:
+            self.looked_up.append(params[0])
+            return self.answers.execute("SELECT ?", (f"row {params[0]}",))
+        return self._scan()
+
+    def _scan(self):
+        yield from ((k, f"row {k}") for k in (1, 2, 3))
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+
+def test_past_a_damaged_page_the_newest_ids_are_looked_up_and_a_damaged_max_costs_a_bounded_search(monkeypatch):
+    from appliance import store
+
+    monkeypatch.setattr(store, "_PROBES", 10)
+    old = _DamagedAfter(top=1000)  # the unfinished game and the examples kept are the newest rows
+    assert [r[0] for r in store._readable_rows(old, "games", "setup", "id")] == \
+        ["row 1", "row 2", "row 3"] + [f"row {k}" for k in range(991, 1001)]
+    old = _DamagedAfter(top=None)
+    assert len(list(store._readable_rows(old, "games", "setup", "id"))) == 3 + 10
+    assert old.looked_up == list(range(4, 14))
+
+
 def test_a_header_that_claims_a_huge_file_is_salvaged_without_making_one(tmp_path):
     make_good_store(tmp_path)
     path = tmp_path / FILENAME
