@@ -8,7 +8,9 @@ The rarest throw is the least likely one of the evening: the chance of throwing 
 with that many dice (the multinomial count of the faces' orders over 6^n: a 5-die Yacht of sixes is
 1 in 7776, a pair 1 in 36, two different faces 1 in 18). A tie goes to the higher total, then the
 earlier throw. Only throws still in effect count (an undone misread does not), and a Mäxle throw is
-the holder's who shook it, not the revealer's who lifted the cup.
+the holder's who shook it, not the revealer's who lifted the cup. A Yacht reroll (RULES.md §3: the
+kept dice stay) is a throw of the dice whose faces changed, the fewest that were thrown again: four
+sixes kept and the fifth rerolled into a six is a 1 in 6, not a Yacht of 1 in 7776.
 """
 
 from __future__ import annotations
@@ -112,9 +114,11 @@ def yacht_totals(game: Played) -> dict[str, int]:
 def thrown(game: Played, number: int) -> list[Throw]:
     """The throws of one game in effect, from its ``rolled`` and ``revealed`` events. A Mäxle reveal
     shows the dice of the last announcement's maker, who shook them (not ``by``, a blind passer
-    answering for them: RULES.md §1 ``blind_pass``); a self-reveal the lifter's own."""
+    answering for them: RULES.md §1 ``blind_pass``); a self-reveal the lifter's own. A Yacht reroll
+    counts the dice whose faces changed from the turn's roll before (the log keeps all five as they
+    lie, not which were thrown)."""
     kind = str(game.setup.get("game", ""))
-    out, shaker = [], None
+    out, shaker, before = [], None, Counter()
     for _action, events in game.actions:
         for event in events:
             announced = event.get("announcement")
@@ -126,7 +130,11 @@ def thrown(game: Played, number: int) -> list[Throw]:
             who = shaker if "revealed" in event and roll.get("lift") != "self_reveal" else roll.get("player")
             if who is None:  # a reveal of an announcement nobody made
                 who = roll.get("by") or roll.get("player")
-            out.append(Throw(str(who), tuple(sorted(int(d) for d in roll["dice"])), number, kind))
+            dice = Counter(int(d) for d in roll["dice"])
+            if roll.get("step") == "turn":  # Yacht: a reroll throws only the dice not kept
+                dice, before = (dice - before if roll.get("roll", 1) > 1 else dice), dice
+            if dice:
+                out.append(Throw(str(who), tuple(sorted(dice.elements())), number, kind))
     return out
 
 

@@ -3,7 +3,7 @@ rarest throw (the least likely faces), from the game logs the store keeps."""
 
 from __future__ import annotations
 
-from appliance.evening import Played, Throw, from_store, summarize
+from appliance.evening import Played, Throw, from_store, summarize, thrown
 from appliance.games import new_game
 from appliance.session import in_effect
 from appliance.store import Store
@@ -68,6 +68,20 @@ def test_yacht_scores_are_each_players_points_in_effect():
     s = summarize([game])
     assert s.yacht == ((1, {"Ann": 50, "Bo": 0}),)
     assert s.rarest.dice == (6, 6, 6, 6, 6) and s.rarest.player == "Ann"
+
+
+def test_a_yacht_reroll_is_a_throw_of_the_dice_whose_faces_changed_only():
+    # RULES.md §3: the kept dice stay. Four sixes kept and the fifth rerolled into a six is a 1 in 6,
+    # and the turn's first roll, four sixes and a one, stays the rarer throw.
+    setup = {"game": "yacht", "players": ["Ann", "Bo"]}
+    order = [{"roll": [1, 2, 3, 4, 5]}, {"roll": [1, 1, 2, 3, 4]}]  # Ann's 15 against Bo's 11: Ann starts
+    game = played(setup, order + [{"roll": [6, 6, 6, 6, 1]}, {"declare": "yacht"}, {"roll": [6, 6, 6, 6, 6]},
+                                  {"stop": True}])
+    s = summarize([game])
+    assert s.rarest == Throw("Ann", (1, 6, 6, 6, 6), 1, "yacht") and s.rarest.odds == 1555
+    game = played(setup, order + [{"roll": [6, 6, 1, 2, 3]}, {"declare": "yacht"},
+                                  {"roll": [6, 6, 6, 6, 6]}, {"roll": [6, 6, 6, 6, 6]}])
+    assert [t.dice for t in thrown(game, 1)][2:] == [(1, 2, 3, 6, 6), (6, 6, 6)]  # the last: no face changed
 
 
 def test_no_game_ended_is_an_empty_summary():
