@@ -211,7 +211,8 @@ class Biscuit(Game):
             for p in self._players:
                 events += self._drink(p, 1, why, f"biscuit.{row}")
             return events + self._after_doubles(lo)
-        events = [self._rolled(dice, "reign", f"{roller} picks {lo} players to drink 1{then}", row)]
+        meaning = f"{roller} hands out {lo} drinks" if hand_out else f"{roller} picks {lo} players to drink 1"
+        events = [self._rolled(dice, "reign", meaning + then, row)]
         s.update(phase="pick", pick={"for": "doubles", "count": lo, "repeats": hand_out})
         return events
 

@@ -229,8 +229,9 @@ def test_hand_out_gives_n_drinks_to_anyone_repeats_allowed():
     ev = play(g, {"pick": ["Bo", "Bo", "Ann", "Bo"]})
     assert [(d["player"], d["count"]) for d in of(ev, "drink")] == [("Bo", 3), ("Ann", 1)]
     g = crowned(["Ann", "Bo", "Cy"], doubles="hand_out")
-    play(g, {"roll": [5, 5]})
+    ev = play(g, {"roll": [5, 5]})
     assert g.expects["count"] == 5  # handing out does not depend on the number of players
+    assert of(ev, "rolled")[0]["effect"].endswith("hands out 5 drinks")  # not "picks 5 players" of 3
 
 
 def test_duel_seed_example_challenger_9_biscuit_6_the_biscuit_drinks_3():
