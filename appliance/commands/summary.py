@@ -11,6 +11,7 @@ cannot be written.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from pathlib import Path
@@ -39,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         games = read_evening(args.state)
     except StoreError as exc:
-        print(f"dicetable summary: {exc.strerror}", file=sys.stderr)
+        log = " (a game log is read with dicetable replay)" if exc.errno == errno.EINVAL and args.state.is_file() else ""
+        print(f"dicetable summary: {exc.strerror}{log}", file=sys.stderr)
         return 1
     summary = summarize([Played(setup, in_effect(actions, events), tally) for setup, actions, events, tally in games])
     if summary.empty:
