@@ -91,6 +91,10 @@ def _faces(dice) -> str:
     return " ".join(map(str, dice)) or "-"
 
 
+def _open(count: int) -> str:
+    return f"{count} category open" if count == 1 else f"{count} categories open"
+
+
 def _faces_given(words: list[str]) -> list[int]:
     """``--roll``'s dice, given apart (5 5 2 2 1) or in one quoted word ("5 5 2 2 1", "5,5,2,2,1").
     Raises ValueError naming a word that is not a number."""
@@ -122,7 +126,7 @@ def _yacht(args: argparse.Namespace) -> dict:
         value = coach.position_value(used)
         return {
             "json": {**base, "open": open_count, "expected": value},
-            "text": [f"{heading}: {open_count} categories open, {value:.2f} points expected to the game's end"],
+            "text": [f"{heading}: {_open(open_count)}, {value:.2f} points expected to the game's end"],
         }
 
     roll = list(check_dice(_faces_given(args.roll)))
@@ -152,7 +156,7 @@ def _yacht(args: argparse.Namespace) -> dict:
     ranked = coach.declarations(roll, used)
     shown = ranked if args.top <= 0 else ranked[: args.top]
     width = max(len(d.category) for d in shown)
-    text = [f"{heading}: roll {_faces(roll)}, {open_count} categories open",
+    text = [f"{heading}: roll {_faces(roll)}, {_open(open_count)}",
             f"{'declare':<{width}}  this turn  to game end"]
     text += [f"{d.category:<{width}}  {d.turn:9.2f}  {d.total:11.2f}" for d in shown]
     return {
