@@ -762,7 +762,7 @@ def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
         if db is not None:
             db.close()
         if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB":  # a text file, an image, a game log
-            raise StoreError(errno.EINVAL, f"{path}: not a saved-games file at all") from None
+            raise StoreError(errno.EINVAL, f"{path}: not a Dice Table store (no database at all)") from None
         raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
     if app != APPLICATION_ID:
         db.close()

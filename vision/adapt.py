@@ -360,15 +360,15 @@ def folds(throws: np.ndarray, seed: int = 0, k: int = FOLDS) -> np.ndarray:
     return np.array([fold_of[int(t)] for t in throws], np.int64)
 
 
-def _out_of_fold(logits, emb, labels, fold, l2: float, counted: np.ndarray) -> np.ndarray:
+def _out_of_fold(logits, emb, labels, fold, l2: float, counted: np.ndarray | None = None) -> np.ndarray:
     """(N, CLASSES): each crop read by heads fitted without its fold (the shipped reading where
-    the rest holds no die); ``counted``: (N,) bool, as ``Adaptation.adapt``."""
+    the rest holds no die); ``counted``: (N,) bool or None, as ``Adaptation.adapt``."""
     out = softmax(logits)
     for k in np.unique(fold):
         rest = fold != k
         if (labels[rest] > 0).any():
             heads = fit_heads(logits[rest], emb[rest], labels[rest], l2=l2)
-            out[~rest] = heads.adapt(logits[~rest], emb[~rest], counted[~rest])
+            out[~rest] = heads.adapt(logits[~rest], emb[~rest], None if counted is None else counted[~rest])
     return out
 
 

@@ -39,7 +39,7 @@ def test_a_store_with_no_ended_game_says_so_and_exits_1(tmp_path, capsys):
     assert "no game has ended this evening yet" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("content, said", [(b"not a database at all" * 100, "not a saved-games file"),
+@pytest.mark.parametrize("content, said", [(b"not a database at all" * 100, "no database at all"),
                                            (None, "no saved games there")])
 def test_a_damaged_or_missing_store_is_a_clear_error_and_changes_nothing(tmp_path, capsys, content, said):
     if content is not None:
@@ -55,7 +55,7 @@ def test_a_game_log_given_as_the_state_is_pointed_to_replay(tmp_path, capsys):
     log = tmp_path / "game.jsonl"
     log.write_text('{"game": "maexle", "players": ["Ann", "Bo"]}\n')
     assert main(["summary", "--state", str(log)]) == 1
-    assert "not a saved-games file at all (a game log is read with dicetable replay)" in capsys.readouterr().err
+    assert "not a Dice Table store (no database at all); a game log is read with dicetable replay" in capsys.readouterr().err
 
 
 def test_a_state_directory_that_does_not_exist_is_said_as_a_mistyped_path(tmp_path, capsys):

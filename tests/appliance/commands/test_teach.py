@@ -194,7 +194,7 @@ def _files(state) -> dict:
 
 @pytest.mark.parametrize("spoil, said", [
     (lambda path: _set_version(path, 99), "saved by a newer version (schema 99"),
-    (lambda path: path.write_bytes(b"garbage, not a database" * 300), "not a saved-games file"),
+    (lambda path: path.write_bytes(b"garbage, not a database" * 300), "not a Dice Table store (no database at all)"),
 ])
 def test_read_and_watch_with_a_store_they_cannot_use_say_so_read_as_shipped_and_move_nothing(
         photos, taught, tmp_path, capsys, spoil, said):

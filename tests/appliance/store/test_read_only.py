@@ -127,7 +127,7 @@ def test_opening_read_only_refuses_a_damaged_or_missing_file_and_creates_nothing
     with pytest.raises(StoreError, match="no saved games there"):  # a directory without the store
         Store.open_read_only(tmp_path)
     (tmp_path / FILENAME).write_bytes(b"not a database at all" * 100)
-    with pytest.raises(StoreError, match="not a saved-games file at all"):
+    with pytest.raises(StoreError, match="no database at all"):
         Store.open_read_only(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [FILENAME]
 
