@@ -318,6 +318,9 @@ class Store:
             raise StoreError(errno.ENOSPC, f"the disk holding {state_dir} is full (under {ROOM // 1024} KB "
                                            "free): nothing there was changed; make room to save again")
         path = state_dir / FILENAME
+        if path.is_symlink() and not path.exists():  # SQLite would make a new store where it points
+            raise StoreError(errno.ENOENT, f"the store {path} cannot be opened: it is a link to {os.readlink(path)}, "
+                                           "which does not exist (a drive not mounted?)")
         for part in (path, *_sidecars(path)):  # the file itself: e.g. root's copy of a backup, chattr +i
             if part.exists() and not os.access(part, os.W_OK):
                 raise StoreError(errno.EACCES, f"the saved games {part} cannot be written by this user")

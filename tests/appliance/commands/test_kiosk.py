@@ -256,7 +256,8 @@ def test_a_read_only_state_directory_keeps_the_kiosk_running_unsaved_with_what_i
 def test_a_saved_games_file_that_cannot_be_opened_keeps_the_kiosk_running_unsaved(tmp_path, caplog):
     state = tmp_path / "state"
     state.mkdir()
-    (state / "dicetable.sqlite3").symlink_to(tmp_path / "nowhere" / "x.sqlite3")  # a dangling link
+    (tmp_path / "usb").mkdir()  # a drive's mount point, the drive not mounted: SQLite would save there
+    (state / "dicetable.sqlite3").symlink_to(tmp_path / "usb" / "x.sqlite3")  # a dangling link
     appliance, app, pipeline, worker = _appliance(tmp_path)
     try:
         assert app.store is None and app.cannot_save
@@ -264,6 +265,7 @@ def test_a_saved_games_file_that_cannot_be_opened_keeps_the_kiosk_running_unsave
         _stopped(worker, appliance)
     journal = " ".join(r.getMessage() for r in caplog.records)
     assert "cannot be opened" in journal and "the table plays without saving" in journal
+    assert not list((tmp_path / "usb").iterdir())
 
 
 def test_the_boot_service_on_a_saved_games_file_it_cannot_write_runs_instead_of_a_restart_loop(tmp_path, read_only):

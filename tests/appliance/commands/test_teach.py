@@ -450,10 +450,12 @@ def test_teaching_into_a_store_it_cannot_use_refuses_and_leaves_the_kiosks_games
 def test_teaching_where_the_store_cannot_be_opened_says_so(photos, tmp_path, capsys):
     state = tmp_path / "state"
     state.mkdir()
-    (state / "dicetable.sqlite3").symlink_to(tmp_path / "nowhere" / "x.sqlite3")
+    (tmp_path / "usb").mkdir()  # a drive's mount point, the drive not mounted
+    (state / "dicetable.sqlite3").symlink_to(tmp_path / "usb" / "x.sqlite3")
     assert main(["teach", str(photos[0]), "--values", "3 4 5", "--state", str(state)]) == 2
     err = capsys.readouterr().err
     assert "cannot be opened" in err and "nothing was changed" in err and "Traceback" not in err
+    assert not list((tmp_path / "usb").iterdir())
 
 
 def test_an_empty_state_path_is_refused_not_taken_for_the_current_directory(photos, tmp_path, capsys, monkeypatch):
