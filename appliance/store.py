@@ -374,7 +374,7 @@ class Store:
         Raises StoreError naming the file: not there, not a Dice Table store, unreadable, or saved
         by another version of the schema (the kiosk upgrades an older one at its next start).
         """
-        db, path = _connect_read_only(path)
+        db, path = connect_read_only(path)
         try:
             _check_version(db, path, older=False)
         except sqlite3.Error as exc:
@@ -708,7 +708,7 @@ def _read_only(path: str | Path):
     """The store at ``path`` (a file or its directory) opened read-only and checked as ours: yields
     (connection, file path) and closes it; SQLite errors inside become StoreError naming the file,
     as does a store of a newer schema."""
-    db, path = _connect_read_only(path)
+    db, path = connect_read_only(path)
     try:
         _check_version(db, path, older=True)  # an older one's games read alike
         yield db, path
@@ -729,7 +729,7 @@ def _check_version(db: sqlite3.Connection, path: Path, *, older: bool) -> None:
                                        f"{'' if newer else '; the kiosk or dicetable teach upgrades it'})")
 
 
-def _connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
+def connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
     """(a read-only connection, the file) to the store at ``path`` (a file or its directory), checked
     as ours; nothing is created beside it. Without a -wal beside it (no kiosk writing, or one closed
     cleanly) the file is read as it lies (``immutable``), so no -wal or -shm is made (a root's would
@@ -965,7 +965,7 @@ def _salvage(path: Path, now: float) -> Salvaged | None:
     found = None
     try:
         damaged = _readable_copy(path, work / "damaged.sqlite3")
-        old, _path = _connect_read_only(damaged)
+        old, _path = connect_read_only(damaged)
         try:
             new = _connect(work / FILENAME)
             try:

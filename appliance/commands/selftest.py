@@ -11,6 +11,7 @@ selftest`.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
 import os
 import shutil
@@ -187,7 +188,7 @@ def check_state(state_dir: Path) -> str:
     """The state directory exists and this user can write and fsync a file in it; the saved-games
     file, if any, is read-only checked (unreadable or damaged: a warning, the kiosk moves it aside). Never creates or moves the store (that is the kiosk's job,
     and a selftest run as root must not leave root-owned files behind)."""
-    from appliance.store import APPLICATION_ID, FILENAME, LOCKNAME
+    from appliance.store import FILENAME, LOCKNAME, StoreError, connect_read_only
 
     if not state_dir.is_dir():
         from appliance.commands.kiosk import missing_state_dir
@@ -232,23 +233,23 @@ def check_state(state_dir: Path) -> str:
         raise Failed(f"{state_dir} writable, but {unwritable}: the kiosk plays without saving (as the service "
                      f"user: sudo chown dicetable:dicetable {store}*; an immutable file: sudo chattr -i {store})")
     try:
-        # immutable: no locks, no -wal/-shm created beside the service's file (which a root run would own)
-        db = sqlite3.connect(f"file:{store}?mode=ro&immutable=1", uri=True)
-        try:
-            (app,) = db.execute("PRAGMA application_id").fetchone()
-            (check,) = db.execute("PRAGMA quick_check(1)").fetchone()
-            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0] if app == APPLICATION_ID else 0
-        finally:
-            db.close()
-    except sqlite3.Error as exc:
+        # As summary and teach read it: with its -wal when there is one (a kiosk stopped uncleanly has
+        # its latest actions there), else as it lies; no locks, nothing created beside it.
+        db, _path = connect_read_only(store)
+    except StoreError as exc:
+        if exc.errno == errno.EINVAL:  # no database, or another program's
+            return ("warn", f"{state_dir} writable; {FILENAME} is not a Dice Table store: the kiosk will move "
+                            "it aside and start fresh")
         # A damaged store of ours (SQLITE_CORRUPT: a card cut it short) still has rows to keep.
-        then = "start fresh" if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" else \
-            "keep whatever of it still reads"
-        return ("warn", f"{state_dir} writable; {FILENAME} cannot be read ({exc}): the kiosk will move it "
-                        f"aside and {then}")
-    if app != APPLICATION_ID:
-        return ("warn", f"{state_dir} writable; {FILENAME} is not a Dice Table store: the kiosk will move it "
-                        "aside and start fresh")
+        return ("warn", f"{state_dir} writable; {FILENAME} cannot be read ({exc.strerror}): the kiosk will move "
+                        "it aside and keep whatever of it still reads")
+    try:
+        (check,) = db.execute("PRAGMA quick_check(1)").fetchone()
+        games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0] if check == "ok" else 0
+    except sqlite3.Error:
+        check = "damaged"
+    finally:
+        db.close()
     if check != "ok":
         return ("warn", f"{state_dir} writable; {FILENAME} is damaged: the kiosk will move it aside and keep "
                         "whatever of it still reads")

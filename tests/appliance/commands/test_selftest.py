@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -152,6 +155,18 @@ def test_saved_games_are_counted_and_a_damaged_file_is_reported_not_touched(conf
     assert code == 0 and parts["state"][0] == "warn" and "move it aside" in parts["state"][1]
     assert (conf.state / FILENAME).read_text() == "not a database"
     assert sorted(p.name for p in conf.state.iterdir()) == [FILENAME]  # nothing left behind
+
+
+def test_saved_games_of_a_kiosk_stopped_uncleanly_are_read_with_their_journal_not_called_foreign(conf, capsys):
+    # A power cut: the store's latest commits (here all of it, its tables too) are still in its -wal.
+    code = ("import os, sys; from appliance.store import Store; s = Store.open(sys.argv[1]); "
+            "s.start_game({'game': 'yacht', 'players': ['Ann'], 'rules': {}}); os._exit(0)")
+    subprocess.run([sys.executable, "-c", code, str(conf.state)], check=True, cwd=Path(__file__).resolve().parents[3])
+    assert (conf.state / (FILENAME + "-wal")).stat().st_size > 0
+    before = sorted(p.name for p in conf.state.iterdir())
+    status, parts = selftest(capsys, "--config", str(conf()), "--only", "state")
+    assert status == 0 and parts["state"][0] == "ok" and parts["state"][1].endswith(", 1 saved game"), parts
+    assert sorted(p.name for p in conf.state.iterdir()) == before
 
 
 def test_unknown_check_names_are_refused(conf, capsys):
