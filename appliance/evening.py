@@ -25,11 +25,20 @@ from appliance.session import in_effect
 @dataclass(frozen=True)
 class Played:
     """One ended game as the summary reads it: the setup line (RULES.md §4), its (action, events)
-    pairs in effect, oldest first, and its tally ``{player: {"drinks": n, "penalties": n}}``."""
+    pairs in effect, oldest first, its tally ``{player: {"drinks": n, "penalties": n}}`` and the
+    winner the store saved when it ended (None: none, or not known)."""
 
     setup: dict
     actions: list[tuple[dict, list[dict]]]
     tally: dict[str, dict[str, int]]
+    winner: list[str] | None = None
+
+    @property
+    def cut_short(self) -> bool:
+        """Whether its log lost its end: a winner was saved, but no action in effect names one (a
+        damaged store's salvage keeps each log up to its first damaged action; the tally is kept
+        whole beside it)."""
+        return bool(self.winner) and not any("winner" in e for _a, events in self.actions for e in events)
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,7 @@ class Summary:
     games: each ended game's kind, oldest first. players: everyone who played, in the order first
     seated. drinks, penalties: per player the running total, 0 before the first game and then after
     each game (``len(games) + 1`` values). yacht: per Yacht game its number (1-based) and each
-    player's total points. rarest: the rarest throw (see the module docstring), or None. water: per
+    player's total points (not for a game whose log was cut short, ``Played.cut_short``). rarest: the rarest throw (see the module docstring), or None. water: per
     player how many of the evening's drinks were water past the drink cap (counted in ``drinks``
     too; players with none left out).
     """
@@ -92,7 +101,7 @@ def summarize(played: list[Played]) -> Summary:
             drinks[p].append(drinks[p][-1] + int(counts.get("drinks", 0)))
             penalties[p].append(penalties[p][-1] + int(counts.get("penalties", 0)))
         kind = str(game.setup.get("game", ""))
-        if kind == "yacht":
+        if kind == "yacht" and not game.cut_short:  # a score sheet with rounds lost would read as played
             yacht.append((number, yacht_totals(game)))
         throws += thrown(game, number)
     rarest = max(throws, key=lambda t: (t.odds, sum(t.dice), -t.game), default=None) if throws else None
@@ -157,5 +166,5 @@ def played_in(store) -> list[Played]:
     for ended in store.ended_games():
         saved = store.game(ended.id)
         actions = in_effect(saved.actions, saved.events) if saved is not None else []
-        played.append(Played(ended.setup, actions, ended.tally))
+        played.append(Played(ended.setup, actions, ended.tally, ended.winner))
     return played

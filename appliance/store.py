@@ -680,24 +680,25 @@ def read_log(path: str | Path, game_id: int | None = None) -> tuple[int, list[st
     return game_id, [setup, *actions]
 
 
-def read_evening(path: str | Path) -> list[tuple[dict, list[dict], list[list[dict]], dict]]:
+def read_evening(path: str | Path) -> list[tuple[dict, list[dict], list[list[dict]], dict, list[str] | None]]:
     """The latest evening's ended games, read without changing anything (``dicetable summary``).
 
     path: the store file or the state directory holding it. Returns per game, oldest first, (setup,
-    actions, events per action, tally) as ``Store`` keeps them; [] when none has ended. Raises
+    actions, events per action, tally, winner) as ``Store`` keeps them; [] when none has ended. Raises
     StoreError naming the file: not there, not a Dice Table store, or unreadable (damaged pages,
     a row that is not the JSON it must be).
     """
     with _read_only(path) as (db, path):
         (evening,) = db.execute("SELECT MAX(id) FROM evenings").fetchone()
-        rows = db.execute("SELECT id, setup, tally FROM games WHERE evening_id = ? AND ended IS NOT NULL "
+        rows = db.execute("SELECT id, setup, tally, winner FROM games WHERE evening_id = ? AND ended IS NOT NULL "
                           "ORDER BY id", (evening,)).fetchall()
         out = []
-        for game_id, setup, tally in rows:
+        for game_id, setup, tally, winner in rows:
             logged = db.execute("SELECT action, events FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
             try:
                 out.append((json.loads(setup), [json.loads(a) for a, _e in logged],
-                            [json.loads(e) for _a, e in logged], json.loads(tally or "{}")))
+                            [json.loads(e) for _a, e in logged], json.loads(tally or "{}"),
+                            None if winner is None else json.loads(winner)))
             except (TypeError, ValueError) as exc:
                 raise StoreError(5, f"{path}: game {game_id} cannot be read: {exc}") from None
     return out

@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         log = "; a game log is read with dicetable replay" if exc.errno == errno.EINVAL and args.state.is_file() else ""
         print(f"dicetable summary: {exc.strerror}{log}", file=sys.stderr)
         return 1
-    summary = summarize([Played(setup, in_effect(actions, events), tally) for setup, actions, events, tally in games])
+    summary = summarize([Played(setup, in_effect(actions, events), tally, winner)
+                         for setup, actions, events, tally, winner in games])
     if summary.empty:
         print(f"dicetable summary: {args.state}: no game has ended this evening yet", file=sys.stderr)
         return 1

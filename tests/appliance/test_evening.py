@@ -84,6 +84,17 @@ def test_a_yacht_reroll_is_a_throw_of_the_dice_whose_faces_changed_only():
     assert [t.dice for t in thrown(game, 1)][2:] == [(1, 2, 3, 6, 6), (6, 6, 6)]  # the last: no face changed
 
 
+def test_a_yacht_game_whose_log_lost_its_end_shows_no_scores_rather_than_wrong_ones():
+    # A damaged store salvaged: the game's winner and tally were kept, its log up to a damaged action.
+    setup = {"game": "yacht", "players": ["Ann", "Bo"]}
+    whole = played(setup, [{"roll": [6, 6, 6, 6, 5]}, {"roll": [1, 2, 3, 4, 6]},
+                           {"roll": [6, 6, 6, 6, 6]}, {"declare": "yacht"}, {"stop": True}])
+    cut = Played(setup, whole.actions[:2], whole.tally, winner=["Ann"])
+    assert cut.cut_short and summarize([cut]).yacht == ()
+    stopped = Played(setup, whole.actions, whole.tally, winner=None)  # left for another game: its scores so far
+    assert not stopped.cut_short and summarize([stopped]).yacht == ((1, {"Ann": 50, "Bo": 0}),)
+
+
 def test_no_game_ended_is_an_empty_summary():
     s = summarize([])
     assert s.empty and s.rarest is None and s.yacht == ()
