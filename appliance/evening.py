@@ -67,9 +67,10 @@ class Summary:
     games: each ended game's kind, oldest first. players: everyone who played, in the order first
     seated. drinks, penalties: per player the running total, 0 before the first game and then after
     each game (``len(games) + 1`` values). yacht: per Yacht game its number (1-based) and each
-    player's total points (not for a game whose log was cut short, ``Played.cut_short``). rarest: the rarest throw (see the module docstring), or None. water: per
-    player how many of the evening's drinks were water past the drink cap (counted in ``drinks``
-    too; players with none left out).
+    player's total points (not for a game whose log was cut short, ``Played.cut_short``). rarest:
+    the rarest throw (see the module docstring), or None. water: per player how many of the
+    evening's drinks were water past the drink cap (counted in ``drinks`` too; players with none
+    left out).
     """
 
     games: tuple[str, ...]

@@ -55,7 +55,8 @@ def test_a_game_log_given_as_the_state_is_pointed_to_replay(tmp_path, capsys):
     log = tmp_path / "game.jsonl"
     log.write_text('{"game": "maexle", "players": ["Ann", "Bo"]}\n')
     assert main(["summary", "--state", str(log)]) == 1
-    assert "not a Dice Table store (no database at all); a game log is read with dicetable replay" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "not a Dice Table store (no database at all); a game log is read with dicetable replay" in err
 
 
 def test_a_state_directory_that_does_not_exist_is_said_as_a_mistyped_path(tmp_path, capsys):
