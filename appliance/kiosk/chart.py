@@ -176,11 +176,16 @@ def rarest_text(rarest) -> str:
         player=rarest.player, number=rarest.game, game=game_name(rarest.kind), odds=rarest.odds)
 
 
+def _ranked(scores: dict[str, int]) -> list[str]:
+    """A Yacht game's scores, highest first: ["Ann 212", "Bo 180"]."""
+    return [f"{p} {s}" for p, s in sorted(scores.items(), key=lambda kv: -kv[1])]
+
+
 def yacht_text(scores: dict[str, int], keep: int | None = None) -> str:
     """A Yacht game's scores, highest first: "Yacht scores: Ann 212, Bo 180"; with ``keep``, the
     highest ``keep`` of them and how many players are left out."""
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    said = _("Yacht scores: {scores}").format(scores=", ".join(f"{p} {s}" for p, s in ranked[:keep]))
+    ranked = _ranked(scores)
+    said = _("Yacht scores: {scores}").format(scores=", ".join(ranked[:keep]))
     return said if keep is None or keep >= len(ranked) else f"{said} {more_players(len(ranked) - keep)}"
 
 
@@ -195,6 +200,8 @@ def summary_lines(summary) -> list[str]:
             for p in summary.players]
     if summary.rarest is not None:
         out.append(f"{rarest_text(summary.rarest)}: {dice_text(summary.rarest.dice)}")
-    for _number, scores in summary.yacht:
-        out.append(yacht_text(scores))
+    for number, scores in summary.yacht:  # one line per Yacht game: numbered, as the rarest throw's game
+        # TRANSLATORS: one Yacht game's scores in the evening's summary, highest first: "Ann 212, Bo 180".
+        out.append(_("Yacht scores in game {number}: {scores}").format(number=number,
+                                                                        scores=", ".join(_ranked(scores))))
     return out

@@ -203,3 +203,15 @@ def test_the_rarest_throw_names_its_game_as_a_game_and_its_odds(tmp_path):
             assert words in rarest_text(s.rarest)
         finally:
             i18n.set_language("en")
+
+
+def test_the_text_summary_numbers_each_yacht_games_scores_by_its_game():
+    """Several Yacht games in an evening are told apart, as the rarest throw's game is."""
+    from appliance.evening import Summary
+    from appliance.kiosk.chart import summary_lines
+
+    s = Summary(games=("yacht", "maexle", "yacht"), players=("Ann", "Bo"),
+                drinks={"Ann": (0, 0, 0, 0), "Bo": (0, 0, 0, 0)}, penalties={"Ann": (0, 0, 1, 1), "Bo": (0, 0, 0, 0)},
+                yacht=((1, {"Ann": 18, "Bo": 16}), (3, {"Ann": 120, "Bo": 212})), rarest=None)
+    lines = summary_lines(s)
+    assert lines[-2:] == ["Yacht scores in game 1: Ann 18, Bo 16", "Yacht scores in game 3: Bo 212, Ann 120"]
