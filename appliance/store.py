@@ -59,8 +59,9 @@ is read-only or cannot be made, or the file itself (or its -wal or -shm) cannot 
 user (a backup copied back by root, a read-only mount), or the disk it is on is full; the kiosk then
 plays without saving. A damaged, empty or foreign file never raises: it is renamed
 ``dicetable.sqlite3.broken-YYYYmmdd-HHMMSS`` (with its -wal and -shm) and the store starts fresh,
-with what still reads of a damaged one of ours copied in (``_salvage``: each game's log up to its
-first damaged action), and ``notice`` saying so.
+with what still reads of a damaged one of ours copied in (``appliance.salvage``: each game's log up
+to its first damaged action), and ``notice`` saying so. The file itself (schema, opening, checks)
+is ``appliance.store_file``'s.
 
 One kiosk to a state directory: ``claim(state_dir)`` holds it for this process (a lock the kernel
 drops when the process ends, a pulled plug or kill -9 included) or raises ``StateBusy``; two tables
@@ -79,7 +80,6 @@ import fcntl
 import json
 import logging
 import os
-import shutil
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -89,77 +89,19 @@ from pathlib import Path
 import numpy as np
 
 from appliance.i18n import _
+from appliance.salvage import SALVAGE_PREFIX, finish_salvage, salvage
+from appliance.store_file import (FILENAME, ROOM, StoreError, check_existing, check_version, connect,
+                                  connect_read_only, create_or_upgrade, disk_full, move_file_aside, opening,
+                                  sidecars, transaction)
 
 log = logging.getLogger(__name__)
 
-FILENAME = "dicetable.sqlite3"
 LOCKNAME = "kiosk.lock"  # held by the kiosk that plays on the state directory (``claim``); holds its pid
-# PRAGMA application_id marks the file as ours ("DiTa"), so a foreign SQLite file is not taken.
-APPLICATION_ID = 0x44695461
-SCHEMA_VERSION = 5  # PRAGMA user_version; 2 added the settings table, 3 the taught dice, 4 the images,
-# 5 the die finder's score of each taught crop
 MAX_EXAMPLES = 3000  # taught die crops kept; past it the oldest throws go first (about 9 MB)
 CROP_SHAPE = (32, 32, 3)  # a taught crop: what the face reader reads, uint8 BGR
 
-_SCHEMA = """
-CREATE TABLE evenings (
-    id       INTEGER PRIMARY KEY,
-    started  REAL NOT NULL                      -- unix time, s
-);
-CREATE TABLE games (
-    id         INTEGER PRIMARY KEY,
-    evening_id INTEGER NOT NULL REFERENCES evenings(id),
-    setup      TEXT NOT NULL CHECK (json_valid(setup)),   -- the game log's first line
-    started    REAL NOT NULL,
-    ended      REAL,                            -- NULL while the game is being played
-    winner     TEXT CHECK (winner IS NULL OR json_valid(winner)),
-    tally      TEXT CHECK (tally IS NULL OR json_valid(tally)),
-    announced  INTEGER NOT NULL DEFAULT 0       -- every action with seq <= this was announced
-);
-CREATE TABLE actions (
-    game_id  INTEGER NOT NULL REFERENCES games(id),
-    seq      INTEGER NOT NULL,                  -- 1, 2, ... in the order the table took them
-    action   TEXT NOT NULL CHECK (json_valid(action)),
-    events   TEXT NOT NULL CHECK (json_valid(events)),
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-"""
-_SETTINGS = """
-CREATE TABLE settings (
-    key    TEXT PRIMARY KEY,
-    value  TEXT NOT NULL
-) WITHOUT ROWID;
-"""
-_EXAMPLES = """
-CREATE TABLE examples (
-    id       INTEGER PRIMARY KEY,               -- in the order taught: the oldest go first
-    throw    INTEGER NOT NULL,                  -- the taught throw the crop came from
-    value    INTEGER NOT NULL CHECK (value BETWEEN 0 AND 6),   -- 1-6, or 0: not a die
-    crop     BLOB NOT NULL,                     -- 32x32x3 uint8 BGR, raw bytes
-    source   TEXT NOT NULL,                     -- "teach", "correction", a manifest's name
-    added    REAL NOT NULL                      -- unix time, s
-);
-CREATE INDEX examples_by_throw ON examples (throw);
-"""
-_IMAGES = """
-CREATE TABLE images (
-    key     TEXT PRIMARY KEY,                   -- "reference": the empty tray
-    height  INTEGER NOT NULL,
-    width   INTEGER NOT NULL,
-    pixels  BLOB NOT NULL,                      -- height x width x 3 uint8 BGR, raw bytes
-    added   REAL NOT NULL                       -- unix time, s
-) WITHOUT ROWID;
-"""
-# Crops taught before version 5 have no score (NULL): the table's own die threshold is chosen
-# without their throws.
-_SCORES = """
-ALTER TABLE examples ADD COLUMN score REAL;    -- the die finder's peak at the crop, 0-1
-"""
 # A row of ``examples`` that ``examples()`` can use: its crop is whole (the schema's CHECK keeps the values).
 _WHOLE_CROP = f"typeof(crop) = 'blob' AND length(crop) = {int(np.prod(CROP_SHAPE))}"
-# What brings a file of version v to v + 1 (run in one transaction with the new user_version); a new
-# file gets the schema and every one of them, so there is one definition of each table.
-_UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES, 4: _SCORES}
 
 
 def foreign_files(state_dir: Path) -> bool:
@@ -172,12 +114,6 @@ def foreign_files(state_dir: Path) -> bool:
 
     state_dir = Path(state_dir)
     return not (state_dir / FILENAME).exists() and any(not the_tables(entry.name) for entry in state_dir.iterdir())
-
-
-class StoreError(OSError):
-    """The store cannot be written at all (the state directory missing and not creatable or read-only,
-    the file not writable by this user); or, from the read-only openings, the saved games cannot be
-    read. ``strerror`` is the message, in English, naming the place (``str()`` adds the errno)."""
 
 
 class StateBusy(Exception):
@@ -284,7 +220,7 @@ class Store:
     db: sqlite3.Connection
     notice: str | None = None
     moved_to: Path | None = field(default=None)
-    salvaged: bool = False  # what still read of the file moved aside was copied in (``_salvage``)
+    salvaged: bool = False  # what still read of the file moved aside was copied in (``appliance.salvage``)
     read_only: bool = False  # opened with ``open_read_only``: every write raises sqlite3.Error
 
     # --- opening -----------------------------------------------------------------------------
@@ -312,7 +248,7 @@ class Store:
             raise StoreError(exc.errno, f"state directory {state_dir} cannot be created: {exc.strerror}") from None
         if not os.access(state_dir, os.W_OK | os.X_OK):
             raise StoreError(errno.EACCES, f"state directory {state_dir} is not writable")
-        if _disk_full(state_dir):
+        if disk_full(state_dir):
             # Checked first: SQLite without room for its -shm says "disk I/O error", and a sound file
             # would be taken for a damaged one and set aside (with no room to keep what reads of it).
             raise StoreError(errno.ENOSPC, f"the disk holding {state_dir} is full (under {ROOM // 1024} KB "
@@ -321,13 +257,13 @@ class Store:
         if path.is_symlink() and not path.exists():  # SQLite would make a new store where it points
             raise StoreError(errno.ENOENT, f"the store {path} cannot be opened: it is a link to {os.readlink(path)}, "
                                            "which does not exist (a drive not mounted?)")
-        for part in (path, *_sidecars(path)):  # the file itself: e.g. root's copy of a backup, chattr +i
+        for part in (path, *sidecars(path)):  # the file itself: e.g. root's copy of a backup, chattr +i
             if part.exists() and not os.access(part, os.W_OK):
                 raise StoreError(errno.EACCES, f"the saved games {part} cannot be written by this user")
-        with _opening(state_dir):
+        with opening(state_dir):
             if move_aside:
-                _finish_salvage(path, clock())
-            problem = _check_existing(path)
+                finish_salvage(path, clock())
+            problem = check_existing(path)
             if problem and not move_aside:
                 raise StoreError(errno.EPROTO, f"the saved games {path} cannot be used ({problem}): the kiosk "
                                                "puts them aside for the staff at its next start")
@@ -335,20 +271,20 @@ class Store:
             if problem:
                 # What still reads is copied into a new file first, the damaged one moved aside only
                 # then: a plug pulled during the copy leaves the damaged file in place, to try again.
-                kept = _salvage(path, clock())
-                moved_to = _move_aside(path, clock())
+                kept = salvage(path, clock())
+                moved_to = move_file_aside(path, clock())
                 if kept is not None:
-                    _finish_salvage(path, clock())
+                    finish_salvage(path, clock())
             try:
-                db = _connect(path)
+                db = connect(path)
             except sqlite3.Error as exc:
                 raise StoreError(errno.EIO, f"the store {path} cannot be opened: {exc}") from None
             try:
-                _create_or_upgrade(db, clock())
+                create_or_upgrade(db, clock())
             except sqlite3.Error as exc:  # e.g. the disk is full
                 db.close()
                 raise StoreError(5, f"the store {path} cannot be written: {exc}") from None
-            for part in (path, *_sidecars(path)):  # made by root (``sudo dicetable teach``): the kiosk's
+            for part in (path, *sidecars(path)):  # made by root (``sudo dicetable teach``): the kiosk's
                 if part.exists():
                     _owned_as_directory(part, state_dir)
         notice = None
@@ -376,7 +312,7 @@ class Store:
         """
         db, path = connect_read_only(path)
         try:
-            _check_version(db, path, older=False)
+            check_version(db, path, older=False)
         except sqlite3.Error as exc:
             db.close()
             raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
@@ -403,7 +339,7 @@ class Store:
         The previous unfinished game, if any, stays unfinished until ``end_game``; ``unfinished``
         returns the newest one.
         """
-        with _transaction(self.db):
+        with transaction(self.db):
             evening = self._current_evening(clock())
             cur = self.db.execute("INSERT INTO games (evening_id, setup, started) VALUES (?, ?, ?)",
                                   (evening, _dumps(setup), clock()))
@@ -424,7 +360,7 @@ class Store:
         action_text, events_text = _dumps(action), _dumps(events)
         if settings:
             _check_settings(settings)
-        with _transaction(self.db):
+        with transaction(self.db):
             if settings:
                 self._put_settings(settings)
             row = self.db.execute("SELECT ended FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -441,7 +377,7 @@ class Store:
     def mark_announced(self, game_id: int, seq: int) -> None:
         """Every action of the game up to ``seq`` has been announced; durable when this returns.
         Marks never go backwards."""
-        with _transaction(self.db):
+        with transaction(self.db):
             self.db.execute("UPDATE games SET announced = MAX(announced, ?) WHERE id = ?", (seq, game_id))
 
     def unfinished(self) -> SavedGame | None:
@@ -476,7 +412,7 @@ class Store:
         has already ended changes nothing (a resumed game may be ended again). Raises KeyError for
         an unknown game.
         """
-        with _transaction(self.db):
+        with transaction(self.db):
             cur = self.db.execute("UPDATE games SET ended = ?, winner = ?, tally = ? WHERE id = ? AND ended IS NULL",
                                   (clock(), None if winner is None else _dumps(winner), _dumps(tally), game_id))
             if cur.rowcount != 1 and self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
@@ -486,7 +422,7 @@ class Store:
         """A saved game that no longer replays (a hand-edited file, a log another engine version
         refuses): ended with no winner and no counts, every action marked announced, so it is never
         resumed again. Its log stays in the file for a look by hand. Raises KeyError for an unknown game."""
-        with _transaction(self.db):
+        with transaction(self.db):
             cur = self.db.execute(
                 "UPDATE games SET ended = COALESCE(ended, ?), tally = COALESCE(tally, '{}'), "
                 "announced = (SELECT COUNT(*) FROM actions WHERE game_id = games.id) WHERE id = ?",
@@ -505,7 +441,7 @@ class Store:
         """Keep each text of ``values`` under its key, all in one commit; durable when this returns.
         Raises TypeError (nothing saved) for a key or value that is not a str."""
         _check_settings(values)
-        with _transaction(self.db):
+        with transaction(self.db):
             self._put_settings(values)
 
     def _put_settings(self, values: dict[str, str]) -> None:
@@ -525,7 +461,7 @@ class Store:
                                   or image.shape[2] != 3 or not image.size):
             raise ValueError(f"an image is (H, W, 3) uint8 BGR, not {getattr(image, 'shape', type(image))}")
         _check_settings(settings)
-        with _transaction(self.db):
+        with transaction(self.db):
             if image is None:
                 self.db.execute("DELETE FROM images WHERE key = ?", (key,))
             else:
@@ -562,7 +498,7 @@ class Store:
                 raise ValueError(f"a throw's scores are N numbers 0-1, not {score}")
             rows.append((crops, [int(v) for v in values], score))
         ids = []
-        with _transaction(self.db):
+        with transaction(self.db):
             # Before the replaced throws go: a new throw never takes a kept one's id, so a fit stamped
             # with the newest id (``appliance.teaching``) is stale once its values are replaced.
             (last,) = self.db.execute("SELECT COALESCE(MAX(throw), 0) FROM examples").fetchone()
@@ -611,7 +547,7 @@ class Store:
     def forget_examples(self, keys=("adaptation",)) -> int:
         """Forget these dice: every taught crop, and the settings under ``keys`` (the adaptation
         fitted on them), in one commit. Returns how many crops were removed."""
-        with _transaction(self.db):
+        with transaction(self.db):
             cur = self.db.execute("DELETE FROM examples")
             self.db.executemany("DELETE FROM settings WHERE key = ?", [(k,) for k in keys])
         return cur.rowcount
@@ -620,7 +556,7 @@ class Store:
 
     def new_evening(self, clock=time.time) -> int:
         """Start counting a new evening (the games already ended keep their own evening)."""
-        with _transaction(self.db):
+        with transaction(self.db):
             cur = self.db.execute("INSERT INTO evenings (started) VALUES (?)", (clock(),))
         return int(cur.lastrowid)
 
@@ -711,91 +647,13 @@ def _read_only(path: str | Path):
     as does a store of a newer schema."""
     db, path = connect_read_only(path)
     try:
-        _check_version(db, path, older=True)  # an older one's games read alike
+        check_version(db, path, older=True)  # an older one's games read alike
         yield db, path
     except sqlite3.Error as exc:  # damaged pages, a row that does not parse
         raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
     finally:
         db.close()
 
-
-def _check_version(db: sqlite3.Connection, path: Path, *, older: bool) -> None:
-    """Raises StoreError naming ``path`` when its schema is newer than this one reads (its tables may
-    mean something else now), or older unless ``older`` is allowed."""
-    (version,) = db.execute("PRAGMA user_version").fetchone()
-    if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not older):
-        newer = version > SCHEMA_VERSION
-        raise StoreError(errno.EPROTO, f"{path}: saved by {'a newer' if newer else 'an older'} version (schema "
-                                       f"{version}, this one reads {SCHEMA_VERSION}"
-                                       f"{'' if newer else '; the kiosk or dicetable teach upgrades it'})")
-
-
-def connect_read_only(path: str | Path) -> tuple[sqlite3.Connection, Path]:
-    """(a read-only connection, the file) to the store at ``path`` (a file or its directory), checked
-    as ours; nothing is created beside it. Without a -wal beside it (no kiosk writing, or one closed
-    cleanly) the file is read as it lies (``immutable``), so no -wal or -shm is made (a root's would
-    lock the service's user out). With one, it is read with the WAL (a running kiosk's latest
-    actions); where SQLite may not use the -shm (a read-only mount, a full disk), as it lies after
-    all: a kiosk that lost its power there may then miss its last actions. Raises StoreError naming
-    the file: not there, not a Dice Table store, or unreadable."""
-    path = Path(path)
-    if not path.exists():  # said as teach says it: the path itself is wrong, not the store in it
-        raise StoreError(errno.ENOENT, f"{path} does not exist (a mistyped path? the kiosk's is the config's state_dir)")
-    if path.is_dir():
-        path = path / FILENAME
-    if path.is_dir():
-        raise StoreError(errno.EISDIR, f"{path}: a folder, not the store's file")
-    if not path.is_file():
-        raise StoreError(errno.ENOENT, f"{path}: no saved games there")
-    uri = path.absolute().as_uri()
-    as_it_lies = f"{uri}?mode=ro&immutable=1"
-    db = None
-    try:
-        try:
-            wal = path.with_name(path.name + "-wal").exists()
-            db = sqlite3.connect(f"{uri}?mode=ro" if wal else as_it_lies, uri=True, isolation_level=None)
-            (app,) = db.execute("PRAGMA application_id").fetchone()  # opening is lazy: this finds out
-        except sqlite3.OperationalError as exc:
-            if db is not None:
-                db.close()
-            if not (_cannot_share(exc) or _disk_full(path.parent)):
-                raise
-            db = sqlite3.connect(as_it_lies, uri=True, isolation_level=None)
-            (app,) = db.execute("PRAGMA application_id").fetchone()
-    except sqlite3.Error as exc:  # not SQLite at all, damaged pages, a WAL it may not read
-        if db is not None:
-            db.close()
-        if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB":  # a text file, an image, a game log
-            raise StoreError(errno.EINVAL, f"{path}: not a Dice Table store (no database at all)") from None
-        raise StoreError(errno.EIO, f"{path}: cannot be read: {exc}") from None
-    if app != APPLICATION_ID:
-        db.close()
-        raise StoreError(errno.EINVAL, f"{path}: not a Dice Table store")
-    return db, path
-
-
-# bytes: less free space than this on the store's disk is a full one. SQLite needs room for its -shm
-# (32 KB) and for the WAL to grow by a commit's pages (a few KB each, 4 MB before a checkpoint).
-ROOM = 1024 * 1024
-
-
-def _disk_full(directory: Path) -> bool:
-    """Whether the disk holding ``directory`` has less than ``ROOM`` bytes free for this user (False
-    when the file system cannot say)."""
-    try:
-        usage = shutil.disk_usage(directory)
-    except OSError:
-        return False
-    return usage.total > 0 and usage.free < ROOM
-
-
-def _cannot_share(exc: sqlite3.OperationalError) -> bool:
-    """Whether SQLite failed for want of the -shm (or -wal) it reads a WAL file with: a read-only place."""
-    name = getattr(exc, "sqlite_errorname", "")
-    return name == "SQLITE_CANTOPEN" or name.startswith("SQLITE_READONLY") or "unable to open" in str(exc)
-
-
-# --- the file ----------------------------------------------------------------------------------
 
 def _check_settings(values: dict) -> None:
     """Raises TypeError for a setting whose key or value is not text."""
@@ -805,381 +663,3 @@ def _check_settings(values: dict) -> None:
 
 def _dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-@contextmanager
-def _opening(state_dir: Path):
-    """Hold ``state_dir`` against other processes opening its store at the same moment (an flock on
-    the directory itself, released on leaving): a file another process has just made is empty or
-    without its tables until that process's first commit, and would be taken for a damaged one, or
-    both would make its tables."""
-    fd = os.open(state_dir, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    # isolation_level=None: no implicit transactions; each write is one explicit _transaction.
-    db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
-    db.execute("PRAGMA journal_mode=WAL")
-    # FULL: a WAL commit is fsynced before returning, so a pulled plug keeps every recorded action.
-    db.execute("PRAGMA synchronous=FULL")
-    db.execute("PRAGMA foreign_keys=ON")
-    return db
-
-
-@contextmanager
-def _transaction(db: sqlite3.Connection):
-    """One atomic, durable write: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error. The error
-    raised is the first one: SQLite has already rolled back on some (a full disk, SQLITE_FULL),
-    and a ROLLBACK then would fail with "no transaction is active" in its place."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            try:
-                db.execute("ROLLBACK")
-            except sqlite3.Error:  # the error that stopped the write is the one to tell
-                pass
-        raise
-
-
-def _create_or_upgrade(db: sqlite3.Connection, now: float) -> None:
-    """A new file gets the schema; a file of an older version (checked by ``_check_existing``) its
-    upgrades. Each in one commit: a pulled plug leaves the file as it was or as it should be."""
-    (app,) = db.execute("PRAGMA application_id").fetchone()
-    if app == APPLICATION_ID:
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        if version < SCHEMA_VERSION:
-            with _transaction(db):  # user_version is in the file's header: it commits with the tables
-                for v in range(version, SCHEMA_VERSION):
-                    _execute_all(db, _UPGRADES[v])
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        return
-    with _transaction(db):  # schema and marks in one commit: a half-made file is never "ours"
-        _execute_all(db, _SCHEMA + "".join(_UPGRADES[v] for v in range(1, SCHEMA_VERSION)))
-        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        db.execute("INSERT INTO evenings (started) VALUES (?)", (now,))
-
-
-def _execute_all(db: sqlite3.Connection, script: str) -> None:
-    """The statements of ``script`` one by one (``executescript`` would commit the transaction)."""
-    for statement in script.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
-def _check_existing(path: Path) -> str | None:
-    """Why the file at ``path`` cannot be used as our store (short, for the notice), or None."""
-    if not path.exists():
-        for side in _sidecars(path):  # a -wal without its database would be replayed into a new one
-            if side.exists():
-                return _("a journal without its database")
-        return None
-    if not path.is_file():  # a folder (or a device) by its name: sqlite's "unable to open" says less
-        return _("it is a folder, not a file") if path.is_dir() else _("it is not a file")
-    if path.stat().st_size == 0:
-        return _("the file was empty")
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
-    except sqlite3.Error as exc:
-        log.info("%s cannot be opened: %s", path, exc)  # for the journal, as below
-        return _("the file is damaged")
-    try:
-        (app,) = db.execute("PRAGMA application_id").fetchone()
-        if app != APPLICATION_ID:
-            if app == 0 and db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
-                return None  # SQLite with nothing in it: our own creation, cut off before its tables
-            return _("not a Dice Table file")
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        if not 1 <= version <= SCHEMA_VERSION:  # an older one is upgraded on open
-            return _("saved by another version (schema {version})").format(version=version)
-        (result,) = db.execute("PRAGMA quick_check(1)").fetchone()
-        if result != "ok":
-            return _("the file is damaged")
-        bad = db.execute(
-            "SELECT (SELECT COUNT(*) FROM games WHERE NOT json_valid(setup) OR json_type(setup) != 'object') "
-            "+ (SELECT COUNT(*) FROM actions WHERE NOT json_valid(action) OR NOT json_valid(events))"
-        ).fetchone()[0]
-        if bad:
-            return _("the file is damaged")
-    except sqlite3.Error as exc:  # "file is not a database", "database disk image is malformed", ...
-        # SQLite's English to the kiosk's journal (it logs INFO), not to a command's stderr, which
-        # says the reason in its own words once.
-        log.info("%s cannot be read: %s", path, exc)
-        return _("the file is damaged")
-    finally:
-        db.close()
-    return None
-
-
-def _sidecars(path: Path) -> list[Path]:
-    return [path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
-
-
-# What a damaged store's rows are copied in: each table after the ones its rows refer to, with the
-# key its rows can be looked up by one by one past a damaged page (None: the scan alone). Its
-# actions are copied game by game (``_salvage_actions``).
-_SALVAGED = (("evenings", "id"), ("settings", None), ("images", None), ("games", "id"), ("examples", "id"))
-SALVAGE_PREFIX = ".salvage-"  # the working folder in the state directory; "done" in it: complete
-# Ids looked up one by one past a damaged page, at most: the newest ones (the unfinished game, the
-# examples kept). A store's ids stay well below (examples are a few thousand, oldest out; evenings and
-# games grow by a few a night); one look-up is ~4 us here, ~15 us on a Pi 4, so a damaged MAX(id)
-# costs a start a second or two per table, not a minute.
-_PROBES = 100_000
-
-
-@dataclass(frozen=True)
-class Salvaged:
-    """What ``_salvage`` copied of a damaged store: rows per table (``_SALVAGED``, and "actions"),
-    and the games whose log was cut short (read up to a damaged or missing action)."""
-
-    rows: dict[str, int]
-    cut_games: int = 0
-
-    def __bool__(self) -> bool:
-        """Whether anything of the table's was kept (an evening alone is not: a fresh store has one)."""
-        return any(n for table, n in self.rows.items() if table != "evenings")
-
-
-def _salvage(path: Path, now: float) -> Salvaged | None:
-    """Copy what still reads of the damaged store at ``path`` into a new store in a working folder
-    beside it, marked complete ("done") for ``_finish_salvage`` to put in its place once the damaged
-    file is moved aside: every row SQLite can still read and ``_check_existing`` accepts, each
-    game's actions up to its first damaged or missing one (a log's beginning replays; a log with a
-    hole could replay to another game). A game that then no longer replays is set aside by the
-    session, as any other. None when nothing of the table's reads (not one of ours, a newer schema,
-    nothing left); the working folder is then gone. Raises StoreError, changing nothing, when the
-    disk has no room for the copy: the damaged file stays where it is, to be salvaged once there is."""
-    import shutil
-    import tempfile
-
-    if not path.is_file():  # a folder, a -wal without its database: nothing of ours to read
-        return None
-    work = Path(tempfile.mkdtemp(prefix=SALVAGE_PREFIX, dir=path.parent))
-    found = None
-    try:
-        damaged = _readable_copy(path, work / "damaged.sqlite3")
-        old, _path = connect_read_only(damaged)
-        try:
-            new = _connect(work / FILENAME)
-            try:
-                _create_or_upgrade(new, now)
-                found = _salvage_from(old, new, path)
-            finally:
-                new.close()  # the last connection: the WAL is written back into the file and removed
-        finally:
-            old.close()
-        if found:
-            for part in (damaged, *_sidecars(damaged)):
-                part.unlink(missing_ok=True)
-            with open(work / FILENAME, "rb+") as f:
-                os.fsync(f.fileno())
-            with open(work / "done", "wb") as f:
-                os.fsync(f.fileno())
-            _fsync_dir(work)
-            return found
-    except (OSError, sqlite3.Error) as exc:
-        if _no_room(exc):
-            shutil.rmtree(work, ignore_errors=True)
-            raise StoreError(errno.ENOSPC, f"the saved games {path} are damaged, and there is no room to keep "
-                                           f"what still reads of them ({exc}): free some space; nothing was "
-                                           "changed") from None
-        log.info("%s: nothing of it can be kept (%s)", path, exc)  # not one of ours, nothing reads
-    finally:
-        if not found:
-            shutil.rmtree(work, ignore_errors=True)
-    return None
-
-
-def _no_room(exc: Exception) -> bool:
-    """Whether ``exc`` says the disk (or the user's quota) is full."""
-    if isinstance(exc, sqlite3.Error):
-        return getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL" or "full" in str(exc)
-    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
-
-
-def _finish_salvage(path: Path, now: float) -> None:
-    """Put a complete salvage (``_salvage``) where the store goes, once the damaged file is gone from
-    there (also one a pulled plug cut off between the two moves); remove every other working folder
-    (a salvage cut off earlier: its damaged file is still in place, and salvaged again)."""
-    import shutil
-
-    for work in sorted(path.parent.glob(SALVAGE_PREFIX + "*")):
-        if (work / "done").exists() and not path.exists():
-            if any(side.exists() for side in _sidecars(path)):  # the damaged file's, half moved aside
-                _move_aside(path, now)
-            os.replace(work / FILENAME, path)
-            _fsync_dir(path.parent)
-            log.warning("%s: what still read of the damaged saved games is now the store", path)
-        shutil.rmtree(work, ignore_errors=True)
-
-
-def _readable_copy(broken: Path, copy: Path) -> Path:
-    """``copy``: a copy of ``broken`` (and its -wal) that SQLite will open. A file cut short (a
-    truncated copy, a card that lost its last blocks) is lengthened with zeros to the size its
-    header gives, when the header vouches for it (SQLite's own test: its change counter matches its
-    version-valid-for number), so that SQLite reads the pages that are there and finds the lost
-    ones damaged, instead of refusing the whole file. The zeros are a hole: no memory, no disk."""
-    import shutil
-
-    shutil.copyfile(broken, copy)
-    with open(copy, "rb+") as f:
-        head = f.read(100)
-        if len(head) == 100 and head[24:28] == head[92:96]:
-            page = int.from_bytes(head[16:18], "big")
-            page = 65536 if page == 1 else page
-            size = page * int.from_bytes(head[28:32], "big")
-            if 512 <= page <= 65536 and copy.stat().st_size < size <= 1 << 31:
-                f.truncate(size)
-    wal = broken.with_name(broken.name + "-wal")
-    if wal.is_file():
-        shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
-    return copy
-
-
-def _salvage_from(old: sqlite3.Connection, db: sqlite3.Connection, broken: Path) -> Salvaged | None:
-    """``_salvage`` from ``old``, the damaged store opened for reading, into ``db``, in one commit.
-    Raises sqlite3.OperationalError when ``db`` cannot take them (a full disk)."""
-    (version,) = old.execute("PRAGMA user_version").fetchone()
-    if not 1 <= version <= SCHEMA_VERSION:
-        return None
-    rows: dict[str, int] = {}
-    with _transaction(db):
-        for table, key in _SALVAGED:
-            rows[table] = _salvage_table(old, db, table, key)
-        rows["actions"], cut = _salvage_actions(old, db)
-    found = Salvaged(rows, cut)
-    log.warning("%s: kept of it %s; %d game logs cut short at a damaged action", broken,
-                ", ".join(f"{n} {t}" for t, n in found.rows.items()), cut)
-    return found
-
-
-def _salvage_table(old: sqlite3.Connection, db: sqlite3.Connection, table: str, key: str | None) -> int:
-    """Copy the rows of ``table`` that read, in its columns both files have; returns how many were
-    kept. A damaged page ends the scan; with a ``key``, the rows after it are then looked up one by
-    one."""
-    try:
-        cols = [r[1] for r in old.execute(f"PRAGMA table_info({table})")]
-    except sqlite3.Error:
-        return 0
-    cols = [c for c in cols if c in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}]
-    if not cols:
-        return 0  # a table of a newer schema than the damaged file
-    names = ", ".join(cols)
-    # A fresh store has an evening of its own: the damaged file's evening of the same id replaces it.
-    insert = f"INSERT OR {'REPLACE' if table == 'evenings' else 'IGNORE'} INTO {table} ({names}) " \
-             f"VALUES ({', '.join('?' * len(cols))})"
-    kept = 0
-    for row in _readable_rows(old, table, names, key):
-        values = dict(zip(cols, row))
-        if table == "games" and not (_whole_setup(values.get("setup")) and _salvage_evening(db, values)):
-            continue  # as ``_check_existing`` would refuse it: the file would be moved aside at every start
-        try:
-            kept += db.execute(insert, row).rowcount > 0
-        except sqlite3.IntegrityError:  # damaged JSON, a value the schema refuses
-            continue
-    return kept
-
-
-def _readable_rows(old: sqlite3.Connection, table: str, names: str, key: str | None):
-    """The rows of ``table`` (``names``' columns) that still read: scanned in ``key`` order, and past
-    a damaged page looked up by ``key`` one by one, up to the largest, the newest ``_PROBES`` ids."""
-    last = 0
-    try:
-        order = f" ORDER BY {key}" if key else ""
-        for row in old.execute(f"SELECT {key or 0}, {names} FROM {table}{order}"):
-            last = row[0]
-            yield row[1:]
-        return
-    except sqlite3.DatabaseError as exc:  # "database disk image is malformed"
-        log.info("salvage of %s: a damaged page after %s %s: %s", table, key or "row", last, exc)
-    if key is None:
-        return
-    try:
-        (top,) = old.execute(f"SELECT MAX({key}) FROM {table}").fetchone()
-    except sqlite3.DatabaseError:
-        top = last + _PROBES
-    for k in range(max(int(last), int(top or 0) - _PROBES) + 1, int(top or 0) + 1):
-        try:
-            row = old.execute(f"SELECT {names} FROM {table} WHERE {key} = ?", (k,)).fetchone()
-        except sqlite3.DatabaseError:
-            continue
-        if row is not None:
-            yield row
-
-
-def _whole_setup(setup) -> bool:
-    """Whether a game row's setup is a JSON object, as ``_check_existing`` asks."""
-    try:
-        return isinstance(json.loads(setup), dict)
-    except (TypeError, ValueError):
-        return False
-
-
-def _salvage_evening(db: sqlite3.Connection, game: dict) -> bool:
-    """A salvaged game's evening, made anew (from the game's start) where its row was lost; False
-    for a game row too damaged to place."""
-    evening, started = game.get("evening_id"), game.get("started")
-    if not isinstance(evening, int) or not isinstance(started, (int, float)):
-        return False
-    db.execute("INSERT OR IGNORE INTO evenings (id, started) VALUES (?, ?)", (evening, started))
-    return True
-
-
-def _salvage_actions(old: sqlite3.Connection, db: sqlite3.Connection) -> tuple[int, int]:
-    """Each kept game's actions, 1, 2, ... up to the first that is missing, damaged or unreadable;
-    its ``announced`` no later than its last action kept. Returns (actions kept, games cut short)."""
-    kept = cut = 0
-    for (game,) in db.execute("SELECT id FROM games ORDER BY id").fetchall():
-        n, whole = 0, True
-        try:
-            for seq, action, events in old.execute(
-                    "SELECT seq, action, events FROM actions WHERE game_id = ? ORDER BY seq", (game,)):
-                if seq != n + 1:
-                    whole = False
-                    break
-                try:
-                    db.execute("INSERT INTO actions (game_id, seq, action, events) VALUES (?, ?, ?, ?)",
-                               (game, seq, action, events))
-                except sqlite3.IntegrityError:
-                    whole = False
-                    break
-                n += 1
-        except sqlite3.DatabaseError:
-            whole = False
-        db.execute("UPDATE games SET announced = MIN(announced, ?) WHERE id = ?", (n, game))
-        kept, cut = kept + n, cut + (not whole)
-    return kept, cut
-
-
-def _move_aside(path: Path, now: float) -> Path:
-    """Rename the file (and its -wal/-shm) to a free ``<name>.broken-<time>`` name; returns it."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
-    target = path.with_name(f"{path.name}.broken-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.broken-{stamp}-{n}")
-    if path.exists():
-        os.replace(path, target)
-    for side, suffix in zip(_sidecars(path), ("-wal", "-shm")):
-        if side.exists():
-            os.replace(side, target.with_name(target.name + suffix))
-    _fsync_dir(path.parent)
-    return target
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make the renames themselves survive a power cut."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -7,7 +7,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from appliance.store import FILENAME, SCHEMA_VERSION, Store
+from appliance.store import FILENAME, Store
+from appliance.store_file import SCHEMA_VERSION
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from appliance.store import FILENAME, SCHEMA_VERSION, Store, StoreError, read_evening, read_log
+from appliance.store import FILENAME, Store, StoreError, read_evening, read_log
+from appliance.store_file import SCHEMA_VERSION
 
 SETUP = {"game": "maexle", "players": ["Ann", "Bo"], "rules": {}}
 

@@ -355,7 +355,7 @@ def test_a_damaged_page_among_the_games_loses_only_the_games_on_it(tmp_path):
 
 
 class _DamagedAfter:
-    """A damaged file as ``store._readable_rows`` sees it: its scan breaks after id 3; MAX(id) reads
+    """A damaged file as ``salvage._readable_rows`` sees it: its scan breaks after id 3; MAX(id) reads
     ``top`` (None: damaged too); every id's own look-up reads."""
 
     def __init__(self, top):
@@ -378,14 +378,14 @@ class _DamagedAfter:
 
 
 def test_past_a_damaged_page_the_newest_ids_are_looked_up_and_a_damaged_max_costs_a_bounded_search(monkeypatch):
-    from appliance import store
+    from appliance import salvage
 
-    monkeypatch.setattr(store, "_PROBES", 10)
+    monkeypatch.setattr(salvage, "_PROBES", 10)
     old = _DamagedAfter(top=1000)  # the unfinished game and the examples kept are the newest rows
-    assert [r[0] for r in store._readable_rows(old, "games", "setup", "id")] == \
+    assert [r[0] for r in salvage._readable_rows(old, "games", "setup", "id")] == \
         ["row 1", "row 2", "row 3"] + [f"row {k}" for k in range(991, 1001)]
     old = _DamagedAfter(top=None)
-    assert len(list(store._readable_rows(old, "games", "setup", "id"))) == 3 + 10
+    assert len(list(salvage._readable_rows(old, "games", "setup", "id"))) == 3 + 10
     assert old.looked_up == list(range(4, 14))
 
 
@@ -414,8 +414,8 @@ def test_a_plug_pulled_during_the_salvage_leaves_the_damaged_file_in_place_and_i
     path = tmp_path / FILENAME
     bad_json_row(path, seq=51)
     damaged = path.read_bytes()
-    code = ("import os, sys; from appliance import store; "
-            "store._salvage_from = lambda *a: os.kill(os.getpid(), 9); store.Store.open(sys.argv[1])")
+    code = ("import os, sys; from appliance import salvage, store; "
+            "salvage._salvage_from = lambda *a: os.kill(os.getpid(), 9); store.Store.open(sys.argv[1])")
     subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parents[3])
     assert path.read_bytes() == damaged  # untouched: the next start tries again
     with Store.open(tmp_path) as s:
@@ -425,13 +425,13 @@ def test_a_plug_pulled_during_the_salvage_leaves_the_damaged_file_in_place_and_i
 
 def test_a_plug_pulled_between_moving_the_damaged_file_aside_and_putting_the_salvage_in_place_loses_nothing(
         tmp_path, bad_json_row):
-    from appliance import store as store_module
+    from appliance import salvage, store_file
 
     make_good_store(tmp_path)
     path = tmp_path / FILENAME
     bad_json_row(path, seq=51)
-    assert store_module._salvage(path, 0.0)
-    store_module._move_aside(path, 0.0)  # and the plug is pulled
+    assert salvage.salvage(path, 0.0)
+    store_file.move_file_aside(path, 0.0)  # and the plug is pulled
     with Store.open(tmp_path) as s:
         assert len(s.unfinished().actions) == 50
     assert not list(tmp_path.glob(".salvage-*"))
@@ -452,7 +452,7 @@ def test_a_game_row_the_check_refuses_is_left_out_of_the_salvage_not_moved_aside
 
 
 def test_a_disk_too_full_for_the_salvage_changes_nothing_and_says_so(tmp_path, bad_json_row, monkeypatch):
-    from appliance import store as store_module
+    from appliance import salvage
 
     make_good_store(tmp_path)
     path = tmp_path / FILENAME
@@ -461,7 +461,7 @@ def test_a_disk_too_full_for_the_salvage_changes_nothing_and_says_so(tmp_path, b
 
     def full(*_args):
         raise sqlite3.OperationalError("database or disk is full")
-    monkeypatch.setattr(store_module, "_salvage_from", full)
+    monkeypatch.setattr(salvage, "_salvage_from", full)
     with pytest.raises(StoreError, match="no room to keep what still reads of them"):
         Store.open(tmp_path)
     assert path.read_bytes() == damaged and not list(tmp_path.glob(FILENAME + ".broken-*"))
@@ -474,8 +474,8 @@ def test_a_store_whose_first_creation_was_cut_off_by_a_pulled_plug_is_made_witho
     import subprocess
     import sys
 
-    code = ("import os, sys; from pathlib import Path; from appliance import store; "
-            "store._connect(Path(sys.argv[1]) / store.FILENAME); os.kill(os.getpid(), 9)")
+    code = ("import os, sys; from pathlib import Path; from appliance import store_file; "
+            "store_file.connect(Path(sys.argv[1]) / store_file.FILENAME); os.kill(os.getpid(), 9)")
     subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=Path(__file__).resolve().parents[3])
     assert (tmp_path / FILENAME).stat().st_size > 0
     with Store.open(tmp_path) as s:
