@@ -21,7 +21,9 @@ Splits (``vision.photos.split_of``): ``val`` is the fifth of every source the le
 saw in training; ``train`` the rest. Figures on ``val`` are the honest ones.
 
 Run: ``python -m vision.evaluate [--manifest CSV ...] [--split train|val|all] [--errors]`` or
-``dicetable read --manifest CSV ...``.
+``dicetable read --manifest CSV ...``. A training's models are read with ``--models DIR``; with
+``--thresholds GATE_JSON`` they decide with another gate's four thresholds (die, doubt, sure,
+cocked), e.g. the shipped ``vision/models/gate.json``, to compare two models at the same thresholds.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -242,13 +244,41 @@ def evaluate_manifests(manifests, split: str | None = None, errors: bool = False
     return 0
 
 
+def models_reader(directory: Path | None, thresholds: Path | None) -> Callable:
+    """``read_dice`` with the models in ``directory`` (None: the shipped ones), deciding with the four
+    thresholds of the gate file ``thresholds`` (None: their own). Raises OSError or ValueError when
+    a model or the gate file cannot be read."""
+    from functools import partial
+
+    from vision.gate import Gate
+    from vision.reader import MODELS, Models, read_dice
+
+    models = Models.load(directory or MODELS)
+    if thresholds is not None:
+        g = Gate.load(thresholds)
+        models = replace(models, gate=models.gate.with_thresholds(g.die_at, g.doubt_at, g.sure_at, g.cocked_at))
+    return partial(read_dice, models=models)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n")[0])
     parser.add_argument("--manifest", type=Path, nargs="+", metavar="CSV", default=list(DEFAULT_MANIFESTS),
                         help="manifests to score (default: both photo sets beside the repository)")
     add_arguments(parser)
+    parser.add_argument("--models", type=Path, metavar="DIR",
+                        help="the models' folder (finder.onnx, face.onnx, gate.json; default: the shipped ones)")
+    parser.add_argument("--thresholds", type=Path, metavar="GATE_JSON",
+                        help="decide with this gate file's die, doubt, sure and cocked thresholds instead of "
+                             "the models' own (e.g. vision/models/gate.json)")
     args = parser.parse_args(argv)
-    return evaluate_manifests(args.manifest, args.split, args.errors)
+    reader = None
+    if args.models is not None or args.thresholds is not None:
+        try:
+            reader = models_reader(args.models, args.thresholds)
+        except (OSError, ValueError) as exc:
+            print(f"python -m vision.evaluate: cannot load the models: {exc}", file=sys.stderr)
+            return 2
+    return evaluate_manifests(args.manifest, args.split, args.errors, reader=reader)
 
 
 if __name__ == "__main__":

@@ -124,3 +124,25 @@ def test_several_manifests_are_scored_in_one_table(tmp_path):
     assert evaluate.evaluate_manifests([a, b], split="all", out=out) == 0
     text = out.getvalue()
     assert "2 photos scored" in text and "nell-byler" in text and "aws-reinvent2019" in text
+
+
+def test_other_models_and_another_gates_thresholds_are_read_and_bad_ones_refused(tmp_path, capsys):
+    import json
+
+    from vision.gate import GATE
+    from vision.reader import MODELS
+
+    _draw(tmp_path / "a.png", [2, 4])
+    path = _manifest(tmp_path, ['a.png,nell-byler,2,2 4,"45,95,50,50;165,95,50,50",2 4,,1,0,320,240\n'])
+    args = ["--manifest", str(path), "--split", "all", "--models", str(MODELS)]
+    assert evaluate.main(args) == 0
+    assert "100.0%" in capsys.readouterr().out
+    never = tmp_path / "gate.json"
+    never.write_text(json.dumps(json.loads(GATE.read_text()) | {"sure_at": 1.01}))  # no value is ever that sure
+    assert evaluate.main(args + ["--thresholds", str(never)]) == 0
+    nell = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("nell-byler") and " all " in line)
+    assert nell.split()[5] == "0.0%"  # exact
+    assert evaluate.main(args + ["--thresholds", str(path)]) == 2
+    assert "cannot load the models" in capsys.readouterr().err
+    assert evaluate.main(["--manifest", str(path), "--models", str(tmp_path)]) == 2
+    assert "no such network file" in capsys.readouterr().err
