@@ -22,13 +22,14 @@ SMALLEST = {
     "reader_speed.py": ["--rounds", "1", "--frames", "2", "--memory", "3"],
     "synth_scenes.py": ["--seeds", "3", "--tiles", "2", "--sheet", "sheet.png"],
     "mishaps.py": ["--throws", "1"],
+    "cocked_margin.py": ["--photos", "3", "--throws", "1"],
     "teach.py": ["--source", "rune55-graytray", "--teach", "4", "--val", "1", "--speed-throws", "4"],
     "finder_recall.py": ["--photos", "3", "--rounds", "1"],
     "teach_features.py": ["--models", str(BENCHMARKS.parent / "vision" / "models"), "--source", "rune55-graytray",
                           "--photos", "12", "--teach", "4", "--kinds", "pool7", "map7", "--l2", "10"],
 }
 # Scripts that measure on the labelled photos beside the repository: skipped without them.
-NEEDS_PHOTOS = {"teach.py", "teach_features.py", "finder_recall.py"}
+NEEDS_PHOTOS = {"teach.py", "teach_features.py", "finder_recall.py", "cocked_margin.py"}
 # Scripts that edit a network with onnx (the [train] extra): skipped without it.
 NEEDS_ONNX = {"teach_features.py"}
 PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "dice-photos" / "manifest.csv"
