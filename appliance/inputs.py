@@ -20,7 +20,8 @@ Commands (``Command.name``):
     reveal          the REVEAL button (short press; arg: when it went down, s on the clock the
                     buttons and the app share, so that a press begun before the announcement it
                     would doubt counts for nothing) or the R key (arg None)
-    correct         REVEAL held long, Backspace: open the correction path
+    correct         REVEAL held long (arg: when it went down; while a reveal is due the kiosk takes
+                    it as one), Backspace (arg None): open the correction path
     tap             arg (x, y) in window px: the kiosk resolves the widget under it
     select          arg n >= 1: the n-th choice on screen (digit keys, keypads)
     move            arg -1 | +1: move the keyboard focus
@@ -141,7 +142,9 @@ class PressClassifier:
                 elif i + 1 == len(edges):
                     pending.append((t, level))  # not stable long enough yet: decide on a later poll
             self._edges.extend(pending)
-            if self._pressed and not self._long_sent and now - self._down_at >= self.long_s:
+            # Not while an edge waits to be committed: a release just before long_s, still inside
+            # its bounce window, makes a short press.
+            if self._pressed and not self._long_sent and not pending and now - self._down_at >= self.long_s:
                 self._long_sent = True
                 self._emit("long")
 
@@ -195,7 +198,7 @@ class RevealButton(_Pins):
     """The REVEAL push button, and the LED in it, as gpiozero names a ``Button``.
 
     pin: BCM pin number of REVEAL (button between the pin and ground; internal pull-up). A short
-    press enqueues ``reveal`` (with when it went down), one held ``long_press_s`` ``correct``.
+    press enqueues ``reveal``, one held ``long_press_s`` ``correct``, each with when it went down.
     led_pin: BCM pin of the LED in the button, or None (see :meth:`light`).
     clock, bounce_s, long_press_s: see :class:`PressClassifier`. pin_factory: a gpiozero pin
     factory (None: gpiozero's default, e.g. lgpio on the Pi, the mock factory in tests).
@@ -210,10 +213,9 @@ class RevealButton(_Pins):
         self._light = "off"
 
         def emit(kind: str) -> None:
-            if kind == "short":  # a reveal counts for the moment it went down (see Command "reveal")
-                commands.put(Command("reveal", self._press.down_at, source="button"))
-            else:
-                commands.put(Command("correct", source="button"))
+            # Both count for the moment the press went down (a held REVEAL is a reveal while one is due).
+            name = "reveal" if kind == "short" else "correct"
+            commands.put(Command(name, self._press.down_at, source="button"))
 
         try:
             self._press = self._add(pin, emit)

@@ -65,6 +65,12 @@ KEY_GUARD_S = 0.4
 # the menu, brought the game's next step) was aimed at the screen before: the menu's "2 End this
 # game" must not become the game's "2: announce 32".
 ROLL_GUARD_S = 0.4
+# s: an extra button's press (config [gpio.buttons]) this soon after the same button's last one is
+# the same push again: a double press of Undo must not take back two actions.
+BUTTON_REPEAT_S = 1.0
+# s: REVEAL takes an announcement away only once it has shown this long. The guests lifting the cup
+# press again and again, and must still see who drinks; a tap on it takes it away at once.
+BANNER_READ_S = 1.0
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
 # The store's setting holding the camera's last settled roll (its dice in frame px, as JSON): after a
@@ -192,6 +198,7 @@ class App:
         self._taken = 0
         self.banner: Banner | None = None
         self.banner_until = 0.0
+        self.banner_since = 0.0  # clock s when the announcement on show came up (BANNER_READ_S)
         self.message = ""
         self.message_until = 0.0
         self.focus = -1
@@ -206,6 +213,7 @@ class App:
         self._last_kind = ""
         self.last_seen: tuple[int, ...] = ()   # the latest dice the session took, for the screen
         self.acted_at = float("-inf")          # clock s when the session last took an action
+        self._button_at: dict[str, float] = {}  # clock s of each extra button's last press (BUTTON_REPEAT_S)
         self._key_changed_at = float("-inf")   # clock s of the last key press that changed the choices
         self.roll_changed_at = float("-inf")  # clock s of the last settled roll that changed them (ROLL_GUARD_S)
         # The choices the announcement hides where it was last drawn (the loop sets them): a key
@@ -407,6 +415,10 @@ class App:
         if name == "settled":
             self.on_reading(cmd.arg)
         elif name == "reveal":
+            self._reveal_button(cmd.arg)
+        elif name == "correct" and cmd.source == "button" and self._reveal_due():
+            # REVEAL held while a reveal is due: a guest calling the bluff holds the button as often
+            # as he presses it. The correction screen is then Fix dice or the keyboard's Backspace.
             self._reveal_button(cmd.arg)
         elif name == "correct":  # REVEAL held: the menu, the sheet or a question give way, as to a press
             if self.screen not in (*IN_GAME, "over") or not self.open_correction():
@@ -798,16 +810,21 @@ class App:
 
     # -- buttons ------------------------------------------------------------------------------------
 
+    def _reveal_due(self) -> bool:
+        """Whether the game takes a reveal now, on a screen where REVEAL works (``IN_GAME``)."""
+        return self.session is not None and self.screen in IN_GAME and "reveal" in self.session.need.actions
+
     def _reveal_button(self, pressed_at: float | None = None) -> None:
         """The REVEAL button: accepted only when the game expects a reveal (RULES.md §1), and only by
         a press that went down (``pressed_at``, on ``clock``) after the last action was taken: a
         press begun before the announcement doubts nothing (it may be a penalty point). It works
         where its light says so (``reveal_light``): also over the menu, the sheet, a question or the
-        correction screen, which give way to the game then, as they do for a settled roll."""
+        correction screen, which give way to the game then, as they do for a settled roll. With no
+        reveal due it takes an announcement away, once it has shown ``BANNER_READ_S``."""
         need = self.session.need if self.session is not None and self.screen in IN_GAME else None
-        if need is not None and "reveal" in need.actions and pressed_at is not None and pressed_at < self.acted_at:
+        if self._reveal_due() and pressed_at is not None and pressed_at < self.acted_at:
             self.say(_("REVEAL was pressed before the announcement: press it again"))
-        elif need is not None and "reveal" in need.actions:
+        elif self._reveal_due():
             if self.act({"reveal": True}):
                 self.screen, self.play.sub = "play", ""
                 self._sound("reveal")
@@ -818,7 +835,11 @@ class App:
             # picture; "Fix dice" is the button that enters dice by hand.
             self.say(_("No camera: lift the cup and enter the dice with Fix dice"))
         elif self.banner is not None:
-            self.dismiss_banner()
+            if self.clock() - self.banner_since >= BANNER_READ_S:
+                self.dismiss_banner()
+            else:
+                log.info("REVEAL %.2f s after the announcement came up: left up to be read",
+                         self.clock() - self.banner_since)
         else:
             self.say(_("Nothing to reveal now"))
 
@@ -833,7 +854,14 @@ class App:
         return "on" if "reveal" in need.actions else "off"
 
     def _extra_button(self, name: str) -> None:
-        """An extra GPIO button (config [gpio.buttons]): the action it names, if the game takes it."""
+        """An extra GPIO button (config [gpio.buttons]): the action it names, if the game takes it; a
+        press sooner than ``BUTTON_REPEAT_S`` after the same button's last is dropped."""
+        now = self.clock()
+        if now - self._button_at.get(name, float("-inf")) < BUTTON_REPEAT_S:
+            log.info("the %s button %.2f s after its last press: the same push again, dropped", name,
+                     now - self._button_at[name])
+            return
+        self._button_at[name] = now
         if self.session is None or self.screen != "play":
             return
         need = self.session.need
@@ -905,6 +933,7 @@ class App:
 
     def _show_next_banner(self, now: float) -> None:
         self.banner = self.banners.popleft()
+        self.banner_since = now
         # A queue that grows (a fast table) moves faster, so the screen never lags far behind.
         self.banner_until = now + (self.banner_s if not self.banners else max(1.2, self.banner_s / (1 + len(self.banners))))
         if self.banner.last_of_outcome and self.banner.session is not None:

@@ -97,6 +97,36 @@ def test_a_long_press_is_correct_once_and_fires_while_still_held(buttons, clock)
     assert not b.reveal_held
 
 
+def test_a_press_released_just_before_the_long_time_is_short_though_its_release_is_still_bouncing(buttons, clock):
+    q, b, pin, _ = buttons
+    pin.drive_low()
+    clock.advance(0.1)
+    b.poll()
+    clock.advance(1.38)
+    pin.drive_high()  # released at 1.48 s; the poll at 1.513 s sees the release only 33 ms old
+    clock.advance(0.033)
+    b.poll()
+    clock.advance(0.033)
+    b.poll()
+    assert names(q) == ["reveal"]
+
+
+def test_both_presses_carry_when_they_went_down(buttons, clock):
+    q, b, pin, _ = buttons
+    down = clock.t
+    pin.drive_low()
+    clock.advance(0.2)
+    b.poll()
+    pin.drive_high()
+    clock.advance(0.1)
+    b.poll()
+    down_long = clock.t
+    pin.drive_low()
+    clock.advance(1.6)
+    b.poll()
+    assert [(c.name, c.arg) for c in q.drain()] == [("reveal", down), ("correct", down_long)]
+
+
 def test_a_press_while_the_ui_loop_stalled_is_still_classified(buttons, clock):
     q, b, pin, _ = buttons
     pin.drive_low()

@@ -349,6 +349,53 @@ def test_reveal_is_taken_only_when_the_game_expects_it(rig):
     assert rig.app.session.game.actions == [] and "Nothing to reveal" in rig.app.message
 
 
+def test_reveal_held_while_a_reveal_is_due_reveals_as_a_press_does(rig):
+    """Guests calling a bluff slam and hold the big button: the hold used to open the correction
+    screen, offering to undo the announcer's call, and nothing was revealed."""
+    start(rig, "maexle", ["Ann", "Bo", "Cy"])
+    s = rig.app.session
+    rig.tap("announce:54")
+    rig.frames(int(FPS))
+    rig.press(2.5)
+    assert s.game.actions[-1] == {"reveal": True} and rig.app.screen == "play"
+    assert s.need.kind == "lift"
+
+
+def test_reveal_pressed_again_and_again_after_the_reveal_leaves_each_announcement_up_a_second(rig):
+    start(rig, "maexle", ["Ann", "Bo", "Cy"])
+    rig.tap("announce:54")
+    rig.press(0.2)
+    rig.dismiss()
+    rig.table.throw(6, 3)  # the cup comes off: 63 holds 54, Cy doubted wrongly
+    for _ in range(60):
+        rig.frames()
+        if rig.app.banner is not None:
+            break
+    shown = rig.app.banner
+    assert shown is not None
+    for _ in range(4):  # pressed every 0.2 s, as the cup comes off
+        rig.press(0.1)
+        assert rig.app.banner is shown
+    rig.frames(int(FPS))
+    rig.press(0.1)  # now it has been read
+    assert rig.app.banner is not shown
+
+
+def test_an_undo_button_pressed_twice_at_once_takes_back_one_action(rig):
+    start(rig, "biscuit", ["Ann", "Bo", "Cy"])
+    s = rig.app.session
+    for dice in ((3, 4), (2, 6), (1, 1)):
+        rig.throw(*dice)
+    taken = len(s.game.actions)
+    rig.app.handle(Command("press", "undo", source="button"))
+    rig.now += 0.23
+    rig.app.handle(Command("press", "undo", source="button"))  # the same push again
+    assert s.game.actions[taken:] == [{"undo": True}]
+    rig.now += 1.0
+    rig.app.handle(Command("press", "undo", source="button"))  # a second undo, on purpose
+    assert s.game.actions[taken:] == [{"undo": True}, {"undo": True}]
+
+
 def test_a_long_press_opens_the_correction_and_the_dice_are_entered_by_keys(rig):
     start(rig, "maexle", ["Ann", "Bo"])
     s = rig.app.session
