@@ -10,7 +10,7 @@ import logging
 
 from appliance.games.yacht import Yacht
 from appliance.games.yacht_scoring import CATEGORIES, score
-from appliance.i18n import _, ngettext
+from appliance.i18n import _, decimal, ngettext
 from appliance.table.base import Announcement, Choice, Play, Row, Sheet, Table, View, dice_text, english_names, names
 
 log = logging.getLogger(__name__)
@@ -233,12 +233,12 @@ def coach_hint(session, dice, declared, rolls_left) -> str:
     if hint is None:
         return ""
     if hint.action == "declare":
-        return _("Coach: declare {category} ({points:.1f} expected)").format(
-            category=category_name(hint.category), points=hint.expected)
+        return _("Coach: declare {category} ({points} expected)").format(
+            category=category_name(hint.category), points=decimal(hint.expected))
     if hint.action == "stop":
-        return _("Coach: stop, {points:.0f} points").format(points=hint.expected)
-    return _("Coach: keep {keep}, roll {reroll} again ({points:.1f} expected)").format(
-        keep=" ".join(map(str, hint.keep)) or "—", reroll=" ".join(map(str, hint.reroll)), points=hint.expected)
+        return _("Coach: stop, {points} points").format(points=decimal(hint.expected, 0))
+    return _("Coach: keep {keep}, roll {reroll} again ({points} expected)").format(
+        keep=" ".join(map(str, hint.keep)) or "—", reroll=" ".join(map(str, hint.reroll)), points=decimal(hint.expected))
 
 
 def used_categories(game, player: str) -> list[str]:
