@@ -73,6 +73,9 @@ BUTTON_REPEAT_S = 1.0
 BANNER_READ_S = 1.0
 # The store's setting naming the ended game whose winner screen shows ("" when the table left it).
 OVER_KEY = "winner_screen"
+# The store's setting that is "1" while the evening's chart shows ("End the evening"), so that a
+# restart comes back to it rather than to the last game's winner screen.
+SUMMARY_KEY = "evening_chart"
 # The store's setting holding the camera's last settled roll (its dice in frame px, as JSON): after a
 # restart the dice still lying there as they were are no new throw (``SettleDetector.resumed``).
 THROW_KEY = "camera_last_roll"
@@ -262,7 +265,18 @@ class App:
             return False
         if found is None:
             found = self._winner_screen_game()
-        return self._continue(found)
+        resumed = self._continue(found)
+        if self._evening_chart_showed() and (self.session is None or self.session.ended or self.session.over):
+            self.screen = "summary"
+        return resumed
+
+    def _evening_chart_showed(self) -> bool:
+        """Whether the evening's chart showed when the power went (``SUMMARY_KEY``)."""
+        try:
+            return self.store.setting(SUMMARY_KEY) == "1"
+        except Exception:
+            log.exception("the evening's chart")
+            return False
 
     def _continue(self, found) -> bool:
         """Play on with ``found`` (``Session.resume``'s (session, pending), or None: False)."""
@@ -352,14 +366,22 @@ class App:
     def _keep_winner_screen(self, on: bool) -> None:
         """Remember (or forget) in the store that the winner screen of this game shows, so that a
         restart comes back to it instead of the setup screen."""
+        self._keep_screen(OVER_KEY, str(self.session.game_id) if on and self.session is not None
+                          and self.session.game_id else "")
+
+    def keep_evening_chart(self, on: bool) -> None:
+        """Remember (or forget) in the store that the evening's chart shows (``SUMMARY_KEY``)."""
+        self._keep_screen(SUMMARY_KEY, "1" if on else "")
+
+    def _keep_screen(self, key: str, value: str) -> None:
+        """The store's setting ``key`` (a screen to come back to after a restart) set to ``value``."""
         if self.store is None:
             return
-        value = str(self.session.game_id) if on and self.session is not None and self.session.game_id else ""
         try:
-            if (self.store.setting(OVER_KEY) or "") != value:
-                self.store.save_settings({OVER_KEY: value})
-        except Exception:  # the game itself is saved; only the screen after a restart is at stake
-            log.exception("could not keep the winner screen")
+            if (self.store.setting(key) or "") != value:
+                self.store.save_settings({key: value})
+        except Exception:  # the games themselves are saved; only the screen after a restart is at stake
+            log.exception("could not keep the screen to come back to (%s)", key)
 
     def _set_aside_unfinished(self) -> None:
         """The saved game that does not replay is said once, not at every start: the store ends it
@@ -650,6 +672,7 @@ class App:
         # Read from the store once: nothing changes while the chart shows, and it is drawn every frame.
         self.evening_summary = self.summary()
         self.screen = "summary"
+        self.keep_evening_chart(True)
 
     def new_evening(self) -> None:
         """The summary's "New evening": the evening's counts start again (the games stay saved),
@@ -663,6 +686,7 @@ class App:
         self._ended_sessions.clear()
         self._earlier = None
         self._keep_winner_screen(False)
+        self.keep_evening_chart(False)
         self.session = None
         self.screen = "setup"
 

@@ -109,6 +109,7 @@ class SummaryScreen(Dialog):
     def back(self) -> None:
         # The game was ended to show the evening (a Biscuit game too, which never ends by itself).
         self.app.screen = "over" if self.app.session is not None else "setup"
+        self.app.keep_evening_chart(False)
 
 
 class OverScreen(Screen):

@@ -166,6 +166,35 @@ def test_a_game_played_again_under_the_last_ones_announcements_marks_them_in_tha
     assert again.session.game_id == 2 and again.screen == "over" and not again.banners
 
 
+def test_a_restart_on_the_evenings_chart_comes_back_to_the_chart_until_the_table_leaves_it(tmp_path):
+    app = kiosk(tmp_path)
+    _maexle_to_the_winner_screen(app)
+    app.end_evening()
+    assert app.screen == "summary"
+    again = kiosk(tmp_path)
+    again.resume()
+    assert again.screen == "summary" and again.view().title == app.view().title
+    again.back()  # to the winner screen: a restart now comes back there
+    assert again.screen == "over"
+    third = kiosk(tmp_path)
+    assert third.resume() and third.screen == "over"
+    third.end_evening()
+    third.new_evening()
+    fourth = kiosk(tmp_path)
+    assert not fourth.resume() and fourth.screen == "setup"
+
+
+def test_a_restart_on_the_chart_of_an_evening_ended_from_the_setup_screen_comes_back_to_it(tmp_path):
+    app = kiosk(tmp_path)
+    _maexle_to_the_winner_screen(app)
+    app.new_game()
+    app.end_evening()
+    again = kiosk(tmp_path)
+    assert not again.resume() and again.screen == "summary"
+    again.back()
+    assert again.screen == "setup"
+
+
 def test_a_restart_after_leaving_the_winner_screen_comes_back_on_the_setup_screen(tmp_path):
     app = kiosk(tmp_path)
     _maexle_to_the_winner_screen(app)
