@@ -175,6 +175,34 @@ class Session:
         log.info("resumed game %s after %d actions (%d to announce)", saved.id, len(saved.actions), len(pending))
         return session, pending
 
+    @classmethod
+    def resume_accepted(cls, store) -> tuple[tuple["Session", list[Outcome]], int] | None:
+        """The store's unfinished game whose log the engine refuses from some action on (``resume``
+        raised RestoreError), played on from the actions before it: those saved as a new game in
+        its place (``Store.continue_as_new``; the whole old log kept). Returns (``resume``'s answer,
+        how many actions were dropped), or None when there is no such game or its setup itself
+        does not replay. Raises what the store raises when it cannot write."""
+        saved = store.unfinished()
+        if saved is None or saved.ended:
+            return None
+        try:
+            game = new_game(saved.setup)
+        except ValueError:
+            return None
+        kept = []
+        for action in saved.actions:
+            events = game.apply(action)
+            if events and "error" in events[0]:
+                break
+            kept.append((action, events))
+        if len(kept) == len(saved.actions):  # nothing refused: the game as it is
+            return cls.resume(store), 0
+        store.continue_as_new(saved.id, kept)
+        dropped = len(saved.actions) - len(kept)
+        log.warning("saved game %s: %d of its actions replay, the %d after them are refused; it goes on "
+                    "from there as a new game (its log kept)", saved.id, len(kept), dropped)
+        return cls.resume(store), dropped
+
     # -- reading the state ------------------------------------------------------------------------
 
     @property

@@ -100,6 +100,9 @@ LOCKNAME = "kiosk.lock"  # held by the kiosk that plays on the state directory (
 MAX_EXAMPLES = 3000  # taught die crops kept; past it the oldest throws go first (about 9 MB)
 CROP_SHAPE = (32, 32, 3)  # a taught crop: what the face reader reads, uint8 BGR
 
+# A saved game set aside (``Store.set_aside``): ended with no counts, all of it announced.
+_SET_ASIDE = ("UPDATE games SET ended = COALESCE(ended, ?), tally = COALESCE(tally, '{}'), "
+              "announced = (SELECT COUNT(*) FROM actions WHERE game_id = games.id) WHERE id = ?")
 # A row of ``examples`` that ``examples()`` can use: its crop is whole (the schema's CHECK keeps the values).
 _WHOLE_CROP = f"typeof(crop) = 'blob' AND length(crop) = {int(np.prod(CROP_SHAPE))}"
 
@@ -423,12 +426,26 @@ class Store:
         refuses): ended with no winner and no counts, every action marked announced, so it is never
         resumed again. Its log stays in the file for a look by hand. Raises KeyError for an unknown game."""
         with transaction(self.db):
-            cur = self.db.execute(
-                "UPDATE games SET ended = COALESCE(ended, ?), tally = COALESCE(tally, '{}'), "
-                "announced = (SELECT COUNT(*) FROM actions WHERE game_id = games.id) WHERE id = ?",
-                (clock(), game_id))
-            if cur.rowcount != 1:
+            if self.db.execute(_SET_ASIDE, (clock(), game_id)).rowcount != 1:
                 raise KeyError(f"no game {game_id}")
+
+    def continue_as_new(self, game_id: int, kept: list[tuple[dict, list[dict]]], clock=time.time) -> int:
+        """A saved game whose log the engine refuses from some action on, continued: set aside (as
+        ``set_aside``, its whole log kept for a look by hand), and a new game of the same setup,
+        with ``kept`` (the (action, events) before the refused one), in its place, every action
+        announced; in one commit. Returns the new game's id. Raises KeyError for an unknown game,
+        TypeError/ValueError for an action or events that are not JSON (nothing changed)."""
+        rows = [(seq, _dumps(action), _dumps(events)) for seq, (action, events) in enumerate(kept, 1)]
+        with transaction(self.db):
+            row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no game {game_id}")
+            self.db.execute(_SET_ASIDE, (clock(), game_id))
+            new = self.db.execute("INSERT INTO games (evening_id, setup, started, announced) VALUES (?, ?, ?, ?)",
+                                  (self._current_evening(clock()), row[0], clock(), len(rows))).lastrowid
+            self.db.executemany("INSERT INTO actions (game_id, seq, action, events) VALUES (?, ?, ?, ?)",
+                                [(new, *r) for r in rows])
+        return int(new)
 
     # --- settings ----------------------------------------------------------------------------
 

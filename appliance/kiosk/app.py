@@ -38,8 +38,8 @@ from appliance.kiosk.screens.menu import ConfirmScreen, MenuScreen, OverScreen, 
 from appliance.kiosk.screens.play import PlayScreen
 from appliance.kiosk.screens.setup import NamesScreen, SetupScreen
 from appliance.kiosk.seat_names import default_name, in_language
-from appliance.kiosk.words import (announcements, games_not_saved, not_continued, problem_text, setup_refusal_text,
-                                   unsaved, waiting_for)
+from appliance.kiosk.words import (announcements, continued_shorter, games_not_saved, not_continued, problem_text,
+                                   setup_refusal_text, unsaved, waiting_for)
 from appliance.session import Outcome, Session, counts_total
 from appliance.store import STORE_ERRORS
 from appliance.table import find_table
@@ -260,9 +260,13 @@ class App:
             found = Session.resume(self.store)
         except ValueError as exc:
             log.error("the saved game does not replay: %s", exc)  # the engine's English: journal only
-            self.say(not_continued(), seconds=12)
-            self._set_aside_unfinished()
-            return False
+            found = self._accepted_part()
+            if found is None:
+                self.say(not_continued(), seconds=12)
+                self._set_aside_unfinished()
+                return False
+            found, dropped = found
+            self.say(continued_shorter(dropped), seconds=12)
         if found is None:
             found = self._winner_screen_game()
         resumed = self._continue(found)
@@ -277,6 +281,15 @@ class App:
         except Exception:
             log.exception("the evening's chart")
             return False
+
+    def _accepted_part(self):
+        """``Session.resume_accepted``: the saved game played on from before the actions its engine
+        refuses, or None (its setup does not replay either, or the store cannot save the new game)."""
+        try:
+            return Session.resume_accepted(self.store)
+        except Exception:  # a store that cannot write: the game is set aside as before
+            log.exception("the saved game's beginning could not be saved as a new game")
+            return None
 
     def _continue(self, found) -> bool:
         """Play on with ``found`` (``Session.resume``'s (session, pending), or None: False)."""

@@ -99,6 +99,18 @@ def unsaved() -> str:
     return _("The game could not be saved: the storage is full or broken. Call the staff.")
 
 
+def continued_shorter(dropped: int) -> str:
+    """What the message line says after a restart when the saved game's last ``dropped`` actions do
+    not replay (a damaged record, or one another version of the table saved) and it goes on from
+    before them. The engine's English reason goes to the journal."""
+    # TRANSLATORS: after a restart: the end of the saved game's record does not replay (damaged, or
+    # saved by another version); the game goes on from before it.
+    return ngettext("The saved game's last move could not be replayed (its record is damaged or from another "
+                    "version): the game goes on from before it.",
+                    "The saved game's last {n} moves could not be replayed (its record is damaged or from "
+                    "another version): the game goes on from before them.", dropped).format(n=dropped)
+
+
 def not_continued() -> str:
     """What the message line says after a restart when the saved game does not replay (a damaged
     record, or one another version of the table saved): it is put aside, the table starts anew. The

@@ -372,7 +372,8 @@ def messages(state_dir, write_past_checks) -> list[str]:
     from appliance.games import GAMES, SETUP_REFUSALS
     from appliance.i18n import _
     from appliance.kiosk import app as kiosk_app
-    from appliance.kiosk.words import games_not_saved, not_continued, problem_text, setup_refusal_text
+    from appliance.kiosk.words import (continued_shorter, games_not_saved, not_continued, problem_text,
+                                       setup_refusal_text)
     from appliance.session import PROBLEMS, Need, Problem
     from appliance.store import Store
     from vision.reading import ReasonKind, unreadable
@@ -408,7 +409,8 @@ def messages(state_dir, write_past_checks) -> list[str]:
     assert {p.code for p in problems} == set(PROBLEMS)
     setups = [setup_refusal_text(game, {"code": code, "player": PLAYERS[0]})
               for game in GAMES for code in SETUP_REFUSALS]
-    return said + peeks + [problem_text(p) for p in problems] + setups + [not_continued(), notice, kept,
+    return said + peeks + [problem_text(p) for p in problems] + setups + [not_continued(), continued_shorter(1),
+                                                                          continued_shorter(12), notice, kept,
                                                                           games_not_saved()]
 
 

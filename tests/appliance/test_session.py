@@ -54,7 +54,7 @@ def test_an_unreadable_scene_while_no_roll_is_due_is_not_even_a_message():
     ("en", "A die is off the tray: throw again", "A die is cocked: throw again"),
     ("de", "Ein Würfel liegt neben der Schale: noch einmal werfen", "Ein Würfel liegt schief: noch einmal werfen"),
     ("lv", "Kauliņš ir ārpus paplātes: met vēlreiz", "Kauliņš stāv šķībi: met vēlreiz"),
-    ("ru", "Кубик вылетел из лотка: бросайте ещё раз", "Кубик лёг на ребро: бросайте ещё раз"),
+    ("ru", "Кость вылетела из лотка: бросайте ещё раз", "Кость легла на ребро: бросайте ещё раз"),
 ])
 def test_a_die_off_the_tray_or_cocked_is_a_throw_again_in_every_language_never_a_roll(lang, off, cocked):
     from appliance import i18n
@@ -200,6 +200,20 @@ def test_a_saved_log_with_an_action_this_engine_refuses_does_not_resume_as_if_it
     store.record(game_id, {"announce": 31}, [])  # does not beat 54: no engine took this
     with pytest.raises(RestoreError, match="action 2"):
         Session.resume(store)
+
+
+def test_a_saved_log_with_a_refused_action_goes_on_from_before_it_as_a_new_game_with_the_old_log_kept(tmp_path):
+    store = Store.open(tmp_path)
+    game_id = store.start_game({"game": "maexle", "players": ["Ann", "Bo"], "rules": {}})
+    store.record(game_id, {"announce": 54}, [])
+    store.record(game_id, {"announce": 31}, [])  # does not beat 54: no engine took this
+    store.record(game_id, {"believe": True}, [])
+    (session, pending), dropped = Session.resume_accepted(store)
+    assert dropped == 2 and pending == [] and session.game.actions == [{"announce": 54}]
+    assert session.game_id != game_id and store.unfinished().id == session.game_id
+    assert store.game(game_id).ended and len(store.game(game_id).actions) == 3
+    (again, _pending), dropped = Session.resume_accepted(store)  # nothing refused now
+    assert dropped == 0 and again.game_id == session.game_id
 
 
 def test_a_store_that_fails_takes_the_action_back():

@@ -356,3 +356,26 @@ def test_an_undo_whose_words_the_power_cut_off_shows_no_lone_taken_back_after_a_
     assert again.banner.announcement.text == "Taken back"
     third = kiosk(tmp_path)  # and nothing is left to show after another restart
     assert third.resume() and third.banner is None and not third.banners
+
+
+def test_a_saved_game_whose_last_moves_its_engine_refuses_goes_on_from_before_them_with_its_log_kept(tmp_path):
+    """A hand-edited record, or one another version saved: the beginning the engine takes is
+    played on as a new game; the whole old log stays in the file for a look by hand."""
+    app = kiosk(tmp_path)
+    app.setup.game_kind, app.setup.seats = "biscuit", ["Ann", "Bo", "Cy"]
+    assert app.start_game()
+    for dice in ((3, 4), (2, 6), (4, 5), (5, 6)):  # no Biscuit yet: four rolls, nothing asked between
+        app.on_reading(reading(*dice))
+    seen(app)
+    assert len(app.session.game.actions) == 4
+    app.store.db.execute("""UPDATE actions SET action = '{"roll": [1, 9]}' WHERE seq = 3""")
+    again = kiosk(tmp_path)
+    assert again.resume() and again.screen == "play"
+    assert "last 2 moves could not be replayed" in again.message
+    assert again.session.game.actions == [{"roll": [3, 4]}, {"roll": [2, 6]}] and again.session.game_id == 2
+    assert not again.banners and again.banner is None  # what the table saw is not said again
+    old = again.store.game(1)
+    assert old.ended and len(old.actions) == 4  # kept whole, never resumed again
+    again.on_reading(reading(4, 5))
+    third = kiosk(tmp_path)
+    assert third.resume() and third.session.game.actions[-1] == {"roll": [4, 5]} and third.message == ""
