@@ -248,7 +248,10 @@ class App:
         announcements cut off by the power cut are shown again. Returns True if a game resumed.
         A store notice (a damaged file moved aside), or that the games cannot be saved, is shown as
         the message. A write that fails here (a store that became read-only) is logged, never raised.
-        Without a store that can be written, the game of ``read_only`` continues unsaved."""
+        Without a store that can be written, the game of ``read_only`` continues unsaved. A game
+        whose last moves its engine refuses goes on from before them (``Session.resume_accepted``);
+        one whose setup it refuses is set aside. With no game to play on, the last game's winner
+        screen, or the evening's chart, comes back if it showed."""
         if self.store is None:
             if self.cannot_save:
                 self.say(games_not_saved(), seconds=30)
