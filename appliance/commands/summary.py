@@ -4,6 +4,7 @@ evening" chart as an image (drawn headless, no display needed).
 
 DIR is the kiosk's state directory (e.g. /var/lib/dicetable) or its dicetable.sqlite3; it is read
 only, never changed. The evening is the latest one: the games ended since the last "New evening".
+``--lang`` says it in the kiosk's German, Latvian or Russian (default English, for the staff).
 Exit status: 0; 1 when the saved games cannot be read, no game has ended this evening, or the image
 cannot be written.
 """
@@ -22,21 +23,25 @@ SIZE = (1280, 720)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--state DIR``, ``--png FILE`` and ``--size WxH``."""
+    """``--state DIR``, ``--png FILE``, ``--size WxH`` and ``--lang``."""
     parser.add_argument("--state", type=argtypes.state_directory, required=True, metavar="DIR",
                         help="the saved games: the state directory or its dicetable.sqlite3")
     parser.add_argument("--png", type=Path, metavar="FILE", help="also draw the chart to this PNG image")
     parser.add_argument("--size", type=argtypes.size((320, 240), (7680, 4320), "1280x720"), default=SIZE, metavar="WxH",
                         help=f"the image's size in px (default {SIZE[0]}x{SIZE[1]})")
+    parser.add_argument("--lang", choices=("en", "de", "lv", "ru"), default="en",
+                        help="the language of the lines and the chart (default en)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the summary of ``args.state``'s evening (and draw it to ``args.png``); the exit status."""
+    from appliance import i18n
     from appliance.evening import Played, summarize
     from appliance.kiosk.chart import summary_lines
     from appliance.session import in_effect
     from appliance.store import StoreError, read_evening
 
+    i18n.set_language(args.lang)
     try:
         games = read_evening(args.state)
     except StoreError as exc:

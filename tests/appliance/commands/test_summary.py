@@ -32,6 +32,18 @@ def test_the_summary_prints_each_players_evening_in_words_and_draws_the_chart(tm
     assert pygame.image.load(str(png)).get_size() == (800, 480)
 
 
+@pytest.mark.parametrize("lang, said", [("ru", "Ann: выпито 2"), ("lv", "Ann: izdzerts 2"), ("de", "Ann: 2 getrunken")])
+def test_the_summary_speaks_the_kiosks_languages(tmp_path, capsys, lang, said):
+    from appliance import i18n
+
+    evening(tmp_path)
+    try:
+        assert main(["summary", "--state", str(tmp_path), "--lang", lang]) == 0
+    finally:
+        i18n.set_language("en")
+    assert said in capsys.readouterr().out
+
+
 def test_a_store_with_no_ended_game_says_so_and_exits_1(tmp_path, capsys):
     Store.open(tmp_path).close()
     assert main(["summary", "--state", str(tmp_path)]) == 1
