@@ -100,9 +100,12 @@ LOCKNAME = "kiosk.lock"  # held by the kiosk that plays on the state directory (
 MAX_EXAMPLES = 3000  # taught die crops kept; past it the oldest throws go first (about 9 MB)
 CROP_SHAPE = (32, 32, 3)  # a taught crop: what the face reader reads, uint8 BGR
 
-# A saved game set aside (``Store.set_aside``): ended with no counts, all of it announced.
+# A saved game set aside (``Store.set_aside``): ended, all of it announced, and (unless it had ended)
+# the empty tally, which no game ended by ``end_game`` has (the engine seats one player at least):
+# that tells it from the evening's games (``_PLAYED``), which it is not one of.
 _SET_ASIDE = ("UPDATE games SET ended = COALESCE(ended, ?), tally = COALESCE(tally, '{}'), "
               "announced = (SELECT COUNT(*) FROM actions WHERE game_id = games.id) WHERE id = ?")
+_PLAYED = "ended IS NOT NULL AND tally != '{}'"
 # A row of ``examples`` that ``examples()`` can use: its crop is whole (the schema's CHECK keeps the values).
 _WHOLE_CROP = f"typeof(crop) = 'blob' AND length(crop) = {int(np.prod(CROP_SHAPE))}"
 
@@ -431,18 +434,18 @@ class Store:
 
     def continue_as_new(self, game_id: int, kept: list[tuple[dict, list[dict]]], clock=time.time) -> int:
         """A saved game whose log the engine refuses from some action on, continued: set aside (as
-        ``set_aside``, its whole log kept for a look by hand), and a new game of the same setup,
-        with ``kept`` (the (action, events) before the refused one), in its place, every action
-        announced; in one commit. Returns the new game's id. Raises KeyError for an unknown game,
+        ``set_aside``, its whole log kept for a look by hand, not counted in the evening), and a new
+        game of the same setup, with ``kept`` (the (action, events) before the refused one), in its
+        place, announced as far as the old one was; in one commit. Returns the new game's id. Raises KeyError for an unknown game,
         TypeError/ValueError for an action or events that are not JSON (nothing changed)."""
         rows = [(seq, _dumps(action), _dumps(events)) for seq, (action, events) in enumerate(kept, 1)]
         with transaction(self.db):
-            row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self.db.execute("SELECT setup, announced FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise KeyError(f"no game {game_id}")
             self.db.execute(_SET_ASIDE, (clock(), game_id))
             new = self.db.execute("INSERT INTO games (evening_id, setup, started, announced) VALUES (?, ?, ?, ?)",
-                                  (self._current_evening(clock()), row[0], clock(), len(rows))).lastrowid
+                                  (self._current_evening(clock()), row[0], clock(), min(row[1], len(rows)))).lastrowid
             self.db.executemany("INSERT INTO actions (game_id, seq, action, events) VALUES (?, ?, ?, ?)",
                                 [(new, *r) for r in rows])
         return int(new)
@@ -581,14 +584,14 @@ class Store:
         """The ended games of the current evening, oldest first."""
         evening = self._latest_evening()
         rows = self.db.execute("SELECT id, setup, winner, tally, started, ended FROM games "
-                               "WHERE evening_id = ? AND ended IS NOT NULL ORDER BY id", (evening,)).fetchall()
+                               f"WHERE evening_id = ? AND {_PLAYED} ORDER BY id", (evening,)).fetchall()
         return [EndedGame(id=i, setup=json.loads(s), winner=None if w is None else json.loads(w),
                           tally=json.loads(t), started=st, ended=en) for i, s, w, t, st, en in rows]
 
     def evening_played(self) -> bool:
         """Whether a game of the current evening has ended (one small query: the kiosk asks it for
         every frame of its setup screen)."""
-        (played,) = self.db.execute("SELECT EXISTS (SELECT 1 FROM games WHERE ended IS NOT NULL AND "
+        (played,) = self.db.execute(f"SELECT EXISTS (SELECT 1 FROM games WHERE {_PLAYED} AND "
                                     "evening_id = (SELECT MAX(id) FROM evenings))").fetchone()
         return bool(played)
 
@@ -643,7 +646,7 @@ def read_evening(path: str | Path) -> list[tuple[dict, list[dict], list[list[dic
     """
     with _read_only(path) as (db, path):
         (evening,) = db.execute("SELECT MAX(id) FROM evenings").fetchone()
-        rows = db.execute("SELECT id, setup, tally, winner FROM games WHERE evening_id = ? AND ended IS NOT NULL "
+        rows = db.execute(f"SELECT id, setup, tally, winner FROM games WHERE evening_id = ? AND {_PLAYED} "
                           "ORDER BY id", (evening,)).fetchall()
         out = []
         for game_id, setup, tally, winner in rows:

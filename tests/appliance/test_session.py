@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from appliance.games import SetupError
+from appliance.games import SetupError, new_game
 from appliance.kiosk.words import announcements, problem_text
 from appliance.session import Session, counts_total
 from appliance.store import Store
@@ -209,11 +209,25 @@ def test_a_saved_log_with_a_refused_action_goes_on_from_before_it_as_a_new_game_
     store.record(game_id, {"announce": 31}, [])  # does not beat 54: no engine took this
     store.record(game_id, {"believe": True}, [])
     (session, pending), dropped = Session.resume_accepted(store)
-    assert dropped == 2 and pending == [] and session.game.actions == [{"announce": 54}]
+    assert dropped == 2 and session.game.actions == [{"announce": 54}]
+    assert [o.action for o in pending] == [{"announce": 54}]  # never marked shown: it is shown now
     assert session.game_id != game_id and store.unfinished().id == session.game_id
     assert store.game(game_id).ended and len(store.game(game_id).actions) == 3
     (again, _pending), dropped = Session.resume_accepted(store)  # nothing refused now
     assert dropped == 0 and again.game_id == session.game_id
+    assert store.ended_games() == [] and not store.evening_played()  # the one set aside was not played
+
+
+def test_a_game_gone_on_from_before_its_refused_moves_still_announces_what_the_power_cut_off(tmp_path):
+    store = Store.open(tmp_path)
+    game = new_game({"game": "maexle", "players": ["Ann", "Bo"]})
+    game_id = store.start_game(game.setup)
+    for action in ({"announce": 54}, {"announce": 61}):  # Bo believes and announces higher
+        store.record(game_id, action, game.apply(action))
+    store.mark_announced(game_id, 1)  # the power went before Bo's 61 showed
+    store.record(game_id, {"announce": 99}, [])  # no engine took this
+    (session, pending), dropped = Session.resume_accepted(store)
+    assert dropped == 1 and [o.action for o in pending] == [{"announce": 61}]
 
 
 def test_a_store_that_fails_takes_the_action_back():
