@@ -31,8 +31,8 @@ Commands (``Command.name``):
     throw           Space in the demo window: throw the virtual dice
     quit            the window was closed (Ctrl+Q)
     settled         arg a settled ``DiceReading`` from the camera pipeline
-    press           arg a command name bound to an extra GPIO button (e.g. "accept", "undo"); M and
-                    the keypad's * are "menu"
+    press           arg a command name bound to an extra GPIO button (e.g. "accept", "undo"; ``at``:
+                    when it went down); M and the keypad's * are "menu"
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class Command:
     name: str
     arg: Any = None
     source: str = ""
+    at: float | None = None  # a GPIO button's press: when it went down (s on the clock); else None
 
 
 class CommandQueue:
@@ -92,9 +93,10 @@ class PressClassifier:
     ``edge(pressed)`` records a raw level change with the clock's time (safe to call from gpiozero's
     callback thread; it only appends). ``poll()`` (from the UI loop, every frame) walks the recorded
     edges: a level counts only once it has been stable for ``bounce_s`` s, so contact bounce and
-    spikes shorter than that are ignored. A committed press that is released before ``long_s`` s
-    emits ``"short"``; one held ``long_s`` s emits ``"long"`` at once (on the poll that sees it) and
-    nothing on release. ``emit`` receives "short" or "long".
+    spikes shorter than that are ignored; a level reached through bounce counts from the burst's
+    first edge (when the contact first moved). A committed press that is released before ``long_s``
+    s emits ``"short"``; one held ``long_s`` s emits ``"long"`` at once (on the poll that sees it)
+    and nothing on release. ``emit`` receives "short" or "long".
 
     clock: seconds, monotonic (``time.monotonic`` by default; tests pass a fake).
     """
@@ -112,6 +114,7 @@ class PressClassifier:
         self._pressed = False      # the debounced level
         self._down_at = 0.0        # when the debounced press began (s)
         self._long_sent = False
+        self._burst_at: float | None = None  # the first edge of a bounce not yet settled (s)
 
     @property
     def pressed(self) -> bool:
@@ -138,8 +141,12 @@ class PressClassifier:
             for i, (t, level) in enumerate(edges):
                 until = edges[i + 1][0] if i + 1 < len(edges) else now
                 if until - t >= self.bounce_s:
-                    self._commit(level, t)
-                elif i + 1 == len(edges):
+                    self._commit(level, t if self._burst_at is None else self._burst_at)
+                    self._burst_at = None
+                    continue
+                if self._burst_at is None:
+                    self._burst_at = t  # the contact began to move here
+                if i + 1 == len(edges):
                     pending.append((t, level))  # not stable long enough yet: decide on a later poll
             self._edges.extend(pending)
             # Not while an edge waits to be committed: a release just before long_s, still inside
@@ -264,15 +271,16 @@ class ButtonBoard(_Pins):
                  long_press_s: float = 1.5, pin_factory=None) -> None:
         super().__init__(clock=clock, bounce_s=bounce_s, long_press_s=long_press_s, pin_factory=pin_factory)
 
-        def emit_for(name: str) -> Callable[[str], None]:
+        def emit_for(pin: int, name: str) -> Callable[[str], None]:
             def emit(kind: str) -> None:
-                if kind == "short":
-                    commands.put(Command("press", name, source="button"))
+                if kind == "short":  # when it went down: a loop that stalls must not part a double press
+                    commands.put(Command("press", name, source="button", at=presses[pin].down_at))
             return emit
 
+        presses: dict[int, PressClassifier] = {}
         try:
             for pin, name in buttons.items():
-                self._add(pin, emit_for(name))
+                presses[pin] = self._add(pin, emit_for(pin, name))
         except Exception:
             self.close()
             raise

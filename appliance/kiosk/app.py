@@ -474,7 +474,7 @@ class App:
             if self.screen == "names":
                 self.names.erase()
         elif name == "press":
-            self._extra_button(str(cmd.arg))
+            self._extra_button(str(cmd.arg), cmd.at)
         elif name == "quit":
             self.quit = True
         elif name == "tap":
@@ -893,10 +893,11 @@ class App:
             return "blink"
         return "on" if "reveal" in need.actions else "off"
 
-    def _extra_button(self, name: str) -> None:
+    def _extra_button(self, name: str, pressed_at: float | None = None) -> None:
         """An extra GPIO button (config [gpio.buttons]): the action it names, if the game takes it; a
-        press sooner than ``BUTTON_REPEAT_S`` after the same button's last is dropped."""
-        now = self.clock()
+        press that went down (``pressed_at``, on ``clock``; None: now) sooner than
+        ``BUTTON_REPEAT_S`` after the same button's last is dropped."""
+        now = self.clock() if pressed_at is None else pressed_at
         if now - self._button_at.get(name, float("-inf")) < BUTTON_REPEAT_S:
             log.info("the %s button %.2f s after its last press: the same push again, dropped", name,
                      now - self._button_at[name])

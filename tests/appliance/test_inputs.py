@@ -111,6 +111,31 @@ def test_a_press_released_just_before_the_long_time_is_short_though_its_release_
     assert names(q) == ["reveal"]
 
 
+def test_a_release_begun_before_the_long_time_is_short_however_long_it_chatters(buttons, clock):
+    q, b, pin, _ = buttons
+    pin.drive_low()
+    clock.advance(0.1)
+    b.poll()
+    clock.advance(1.38)  # 1.48 s
+    for level_low in (False, True, False, True, False):  # released, chattering for 23 ms
+        (pin.drive_low if level_low else pin.drive_high)()
+        clock.advance(0.005 if level_low else 0.006)
+        b.poll()
+    clock.advance(0.1)
+    b.poll()
+    assert names(q) == ["reveal"]
+
+
+def test_a_press_counts_from_when_its_contact_first_closed_though_it_chattered(buttons, clock):
+    q, b, pin, _ = buttons
+    bounce(pin, clock, level_low=True, n=8, gap=0.005)  # 40 ms of chatter before it holds
+    clock.advance(1.48)  # held 1.52 s from the first contact
+    pin.drive_high()
+    clock.advance(0.1)
+    b.poll()
+    assert names(q) == ["correct"]
+
+
 def test_both_presses_carry_when_they_went_down(buttons, clock):
     q, b, pin, _ = buttons
     down = clock.t
@@ -151,6 +176,17 @@ def test_two_quick_presses_are_two_reveals(buttons, clock):
         clock.advance(0.12)
         b.poll()
     assert names(q) == ["reveal", "reveal"]
+
+
+def test_an_extra_buttons_press_carries_when_it_went_down(buttons, clock):
+    q, b, _, extra = buttons
+    down = clock.t
+    extra.drive_low()
+    clock.advance(0.2)
+    extra.drive_high()
+    clock.advance(1.5)  # the loop stalled
+    b.poll()
+    assert q.drain() == [Command("press", "accept", "button", at=down)]
 
 
 def test_an_extra_button_enqueues_its_bound_command(buttons, clock):

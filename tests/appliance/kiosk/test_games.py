@@ -394,6 +394,11 @@ def test_an_undo_button_pressed_twice_at_once_takes_back_one_action(rig):
     rig.now += 1.0
     rig.app.handle(Command("press", "undo", source="button"))  # a second undo, on purpose
     assert s.game.actions[taken:] == [{"undo": True}, {"undo": True}]
+    down = rig.now + 2.0
+    rig.now += 3.5  # the loop stalled: two presses 0.3 s apart are handled together
+    for at in (down, down + 0.3):
+        rig.app.handle(Command("press", "undo", source="button", at=at))
+    assert s.game.actions[taken:] == [{"undo": True}] * 3
 
 
 def test_a_long_press_opens_the_correction_and_the_dice_are_entered_by_keys(rig):
