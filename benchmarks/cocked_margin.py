@@ -60,6 +60,14 @@ def leaning_die(models: Models, seed: int) -> float | None:
     return max(on_it, key=lambda r: r.die).cocked if on_it else None
 
 
+def count(text: str) -> int:
+    """A command line count, 0 or more."""
+    n = int(text)
+    if n < 0:
+        raise ValueError(text)
+    return n
+
+
 def row(name: str, values: list[float]) -> str:
     return f"  {name:24s} {len(values):5d}  " + "  ".join(f"{sum(v >= t for v in values):6d}" for t in COCKED_AT)
 
@@ -67,13 +75,17 @@ def row(name: str, values: list[float]) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", type=Path, default=MODELS, help="the models' folder (default: the shipped ones)")
-    parser.add_argument("--photos", type=int, default=None, help="the first N photos of each part only")
-    parser.add_argument("--throws", type=int, default=30, help="synthetic throws with a cocked die")
+    parser.add_argument("--photos", type=count, default=None, help="the first N photos of each part only")
+    parser.add_argument("--throws", type=count, default=30, help="synthetic throws with a cocked die")
     args = parser.parse_args(argv)
     if not all(m.is_file() for m in DEFAULT_MANIFESTS):
         print(f"cocked_margin.py: needs the labelled photos ({DEFAULT_MANIFESTS[0]})", file=sys.stderr)
         return 2
-    models = Models.load(args.models)
+    try:
+        models = Models.load(args.models)
+    except (OSError, ValueError) as exc:
+        print(f"cocked_margin.py: cannot load the models: {exc}", file=sys.stderr)
+        return 2
     photos = load_manifests()
     head = "  " + " " * 24 + "  dice  " + "  ".join(f"{'>=' + format(t, '.1f'):>6s}" for t in COCKED_AT)
     print(f"models {args.models}, counted as a die from {models.gate.die_at:.2f}, cocked from {models.gate.cocked_at:.2f}")

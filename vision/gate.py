@@ -55,14 +55,19 @@ class Gate:
     def load(cls, path: Path = GATE) -> Gate:
         """The gate from its JSON file ({"score_weight", "face_weight", "bias"}, and optionally
         "die_at", "doubt_at", "sure_at", "cocked_at"). Raises OSError when it cannot be read and
-        ValueError when it is not such an object."""
+        ValueError when it is not such an object, a weight is not finite or a threshold not 0-1."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             given = {name: float(data[name]) for name in ("score_weight", "face_weight", "bias")}
             given |= {f.name: float(data[f.name]) for f in fields(cls) if f.name in data}
-            return cls(**given)
+            gate = cls(**given)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"{path}: not a gate ({exc})") from None
+        bad = [f"{name} = {value}" for name, value in asdict(gate).items()
+               if not math.isfinite(value) or (name.endswith("_at") and not 0.0 <= value <= 1.0)]
+        if bad:
+            raise ValueError(f"{path}: not a gate ({', '.join(bad)}: thresholds are probabilities 0-1, weights finite)")
+        return gate
 
     def with_thresholds(self, die_at: float, doubt_at: float, sure_at: float, cocked_at: float) -> Gate:
         """This gate deciding with other thresholds."""

@@ -138,11 +138,14 @@ def test_other_models_and_another_gates_thresholds_are_read_and_bad_ones_refused
     assert evaluate.main(args) == 0
     assert "100.0%" in capsys.readouterr().out
     never = tmp_path / "gate.json"
-    never.write_text(json.dumps(json.loads(GATE.read_text()) | {"sure_at": 1.01}))  # no value is ever that sure
+    never.write_text(json.dumps(json.loads(GATE.read_text()) | {"cocked_at": 0.0}))  # every die "cocked"
     assert evaluate.main(args + ["--thresholds", str(never)]) == 0
     nell = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("nell-byler") and " all " in line)
     assert nell.split()[5] == "0.0%"  # exact
     assert evaluate.main(args + ["--thresholds", str(path)]) == 2
     assert "cannot load the models" in capsys.readouterr().err
+    never.write_text(json.dumps(json.loads(GATE.read_text()) | {"die_at": 5, "doubt_at": -1}))
+    assert evaluate.main(args + ["--thresholds", str(never)]) == 2
+    assert "die_at = 5.0, doubt_at = -1.0" in capsys.readouterr().err
     assert evaluate.main(["--manifest", str(path), "--models", str(tmp_path)]) == 2
     assert "no such network file" in capsys.readouterr().err

@@ -27,7 +27,10 @@ def test_a_gate_file_without_thresholds_takes_the_default_ones(tmp_path):
     assert Gate.load(tmp_path / "gate.json") == Gate(1.0, 1.0, 0.0)
 
 
-@pytest.mark.parametrize("text", ["", "[]", '{"score_weight": 1}', '{"score_weight": "x", "face_weight": 1, "bias": 0}'])
+@pytest.mark.parametrize("text", ["", "[]", '{"score_weight": 1}', '{"score_weight": "x", "face_weight": 1, "bias": 0}',
+                                  '{"score_weight": 1, "face_weight": 1, "bias": NaN}',
+                                  '{"score_weight": 1, "face_weight": 1, "bias": 0, "die_at": 5}',
+                                  '{"score_weight": 1, "face_weight": 1, "bias": 0, "cocked_at": -0.1}'])
 def test_a_broken_gate_file_is_a_value_error_naming_it(tmp_path, text):
     (tmp_path / "gate.json").write_text(text)
     with pytest.raises(ValueError, match="gate.json: not a gate"):
