@@ -181,7 +181,8 @@ class Session:
         raised RestoreError), played on from the actions before it: those saved as a new game in
         its place (``Store.continue_as_new``; the whole old log kept). Returns (``resume``'s answer,
         how many actions were dropped), or None when there is no such game or its setup itself
-        does not replay. Raises what the store raises when it cannot write."""
+        does not replay. From a store opened read-only (``Store.open_read_only``) nothing is saved:
+        the game goes on in memory. Raises what the store raises when it cannot write."""
         saved = store.unfinished()
         if saved is None or saved.ended:
             return None
@@ -197,10 +198,14 @@ class Session:
             kept.append((action, events))
         if len(kept) == len(saved.actions):  # nothing refused: the game as it is
             return cls.resume(store), 0
-        store.continue_as_new(saved.id, kept)
         dropped = len(saved.actions) - len(kept)
         log.warning("saved game %s: %d of its actions replay, the %d after them are refused; it goes on "
-                    "from there as a new game (its log kept)", saved.id, len(kept), dropped)
+                    "from there%s", saved.id, len(kept), dropped, "" if store.read_only else " as a new game (its log kept)")
+        if store.read_only:  # nowhere to save it: played on in memory, its unshown actions shown
+            session = cls(game, history=in_effect([a for a, _e in kept], [e for _a, e in kept]))
+            pending = [Outcome(True, a, e, seq=seq) for seq, (a, e) in enumerate(kept, 1) if seq > saved.announced]
+            return (session, pending), dropped
+        store.continue_as_new(saved.id, kept)
         return cls.resume(store), dropped
 
     # -- reading the state ------------------------------------------------------------------------

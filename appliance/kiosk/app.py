@@ -253,9 +253,10 @@ class App:
         one whose setup it refuses is set aside. With no game to play on, the last game's winner
         screen, or the evening's chart, comes back if it showed."""
         if self.store is None:
+            found = self._unsaved_game()  # may say that its last moves did not replay
             if self.cannot_save:
-                self.say(games_not_saved(), seconds=30)
-            return self._continue(self._unsaved_game())
+                self.say(" ".join(filter(None, (self.message, games_not_saved()))), seconds=30)
+            return self._continue(found)
         notice = getattr(self.store, "notice", None)
         if notice:
             self.say(notice, seconds=12)
@@ -263,7 +264,7 @@ class App:
             found = Session.resume(self.store)
         except ValueError as exc:
             log.error("the saved game does not replay: %s", exc)  # the engine's English: journal only
-            found = self._accepted_part()
+            found = self._accepted_part(self.store)
             if found is None:
                 self.say(not_continued(), seconds=12)
                 self._set_aside_unfinished()
@@ -285,11 +286,12 @@ class App:
             log.exception("the evening's chart")
             return False
 
-    def _accepted_part(self):
-        """``Session.resume_accepted``: the saved game played on from before the actions its engine
-        refuses, or None (its setup does not replay either, or the store cannot save the new game)."""
+    def _accepted_part(self, store):
+        """``Session.resume_accepted``: the saved game of ``store`` played on from before the actions
+        its engine refuses, or None (its setup does not replay either, or the store cannot save the
+        new game)."""
         try:
-            return Session.resume_accepted(self.store)
+            return Session.resume_accepted(store)
         except Exception:  # a store that cannot write: the game is set aside as before
             log.exception("the saved game's beginning could not be saved as a new game")
             return None
@@ -360,7 +362,15 @@ class App:
             return None
         try:
             found = Session.resume(self.read_only)
-        except Exception as exc:  # does not replay, or the file cannot be read after all
+        except ValueError as exc:  # its last moves may not replay: it goes on from before them
+            log.error("the saved game does not replay: %s", exc)
+            found = self._accepted_part(self.read_only)
+            if found is None:
+                self.say(not_continued(), seconds=12)
+                return None
+            found, dropped = found
+            self.say(continued_shorter(dropped), seconds=12)
+        except Exception as exc:  # the file cannot be read after all
             log.error("the saved game does not continue: %s", exc)
             return None
         if found is not None:

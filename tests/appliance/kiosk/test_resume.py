@@ -379,3 +379,21 @@ def test_a_saved_game_whose_last_moves_its_engine_refuses_goes_on_from_before_th
     again.on_reading(reading(4, 5))
     third = kiosk(tmp_path)
     assert third.resume() and third.session.game.actions[-1] == {"roll": [4, 5]} and third.message == ""
+
+
+def test_on_a_read_only_store_a_game_whose_last_moves_do_not_replay_goes_on_unsaved_from_before_them(
+        tmp_path, read_only):
+    app = kiosk(tmp_path)
+    app.setup.game_kind, app.setup.seats = "biscuit", ["Ann", "Bo", "Cy"]
+    assert app.start_game()
+    for dice in ((3, 4), (2, 6), (4, 5)):
+        app.on_reading(reading(*dice))
+    seen(app)
+    app.store.db.execute("""UPDATE actions SET action = '{"roll": [1, 9]}' WHERE seq = 3""")
+    app.store.close()
+    read_only(tmp_path / "dicetable.sqlite3")
+    again = App(read_only=Store.open_read_only(tmp_path), cannot_save=True, players=["Ann", "Bo", "Cy"],
+                clock=lambda: 0.0)
+    assert again.resume() and again.screen == "play" and again.session.store is None
+    assert again.session.game.actions == [{"roll": [3, 4]}, {"roll": [2, 6]}]
+    assert "last move could not be replayed" in again.message and "cannot be saved" in again.message
