@@ -254,12 +254,20 @@ def bad_json_row(write_past_checks):
                                                  (seq,))
 
 
+def cut_to_its_first_byte(path: Path) -> None:
+    """Its first byte only: SQLite takes so short a file for an empty database."""
+    path.write_bytes(path.read_bytes()[:1])
+    for side in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        side.unlink(missing_ok=True)
+
+
 def orphan_wal(path: Path) -> None:
     path.unlink()
     path.with_name(path.name + "-wal").write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 60)
 
 
-@pytest.mark.parametrize("spoil", [damage_pages, plain_text, empty, foreign, newer_schema, orphan_wal])
+@pytest.mark.parametrize("spoil", [damage_pages, plain_text, empty, cut_to_its_first_byte, foreign, newer_schema,
+                                   orphan_wal])
 def test_an_unusable_file_is_moved_aside_and_play_starts_fresh(tmp_path, spoil):
     make_good_store(tmp_path)
     path = tmp_path / FILENAME
