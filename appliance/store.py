@@ -574,10 +574,16 @@ class Store:
 
     # --- the evening -------------------------------------------------------------------------
 
-    def new_evening(self, clock=time.time) -> int:
-        """Start counting a new evening (the games already ended keep their own evening)."""
+    def new_evening(self, clock=time.time, settings: dict[str, str] | None = None) -> int:
+        """Start counting a new evening (the games already ended keep their own evening); returns its
+        id. settings: texts kept under their keys in the same commit (as ``save_settings``); raises
+        TypeError for one that is not text (nothing saved)."""
+        if settings:
+            _check_settings(settings)
         with transaction(self.db):
             cur = self.db.execute("INSERT INTO evenings (started) VALUES (?)", (clock(),))
+            if settings:
+                self._put_settings(settings)
         return int(cur.lastrowid)
 
     def ended_games(self) -> list[EndedGame]:

@@ -704,15 +704,13 @@ class App:
         """The summary's "New evening": the evening's counts start again (the games stay saved),
         and the setup shows for the first game."""
         if self.store is not None:
-            try:
-                self.store.new_evening()
+            try:  # with the screens a restart comes back to forgotten, in one commit
+                self.store.new_evening(settings={OVER_KEY: "", SUMMARY_KEY: ""})
             except Exception:  # the counts then go on; the table can still play
                 log.exception("could not start a new evening")
                 self.say(_("Could not start a new evening: the counts go on"))
         self._ended_sessions.clear()
         self._earlier = None
-        self._keep_winner_screen(False)
-        self.keep_evening_chart(False)
         self.session = None
         self.screen = "setup"
 
