@@ -256,7 +256,9 @@ class App:
             found = self._unsaved_game()  # may say that its last moves did not replay
             if self.cannot_save:
                 self.say(" ".join(filter(None, (self.message, games_not_saved()))), seconds=30)
-            return self._continue(found)
+            resumed = self._continue(found)
+            self._back_to_the_chart(self.read_only)
+            return resumed
         notice = getattr(self.store, "notice", None)
         if notice:
             self.say(notice, seconds=12)
@@ -274,17 +276,21 @@ class App:
         if found is None:
             found = self._winner_screen_game()
         resumed = self._continue(found)
-        if self._evening_chart_showed() and (self.session is None or self.session.ended or self.session.over):
-            self.screen = "summary"
+        self._back_to_the_chart(self.store)
         return resumed
 
-    def _evening_chart_showed(self) -> bool:
-        """Whether the evening's chart showed when the power went (``SUMMARY_KEY``)."""
+    def _back_to_the_chart(self, store) -> None:
+        """The evening's chart again, when ``store`` says it showed when the power went
+        (``SUMMARY_KEY``) and no game is being played."""
+        if store is None or (self.session is not None and not (self.session.ended or self.session.over)):
+            return
         try:
-            return self.store.setting(SUMMARY_KEY) == "1"
-        except Exception:
+            showed = store.setting(SUMMARY_KEY) == "1"
+        except Exception:  # a damaged setting: the setup or winner screen, nothing worse
             log.exception("the evening's chart")
-            return False
+            return
+        if showed:
+            self.screen = "summary"
 
     def _accepted_part(self, store):
         """``Session.resume_accepted``: the saved game of ``store`` played on from before the actions

@@ -397,3 +397,16 @@ def test_on_a_read_only_store_a_game_whose_last_moves_do_not_replay_goes_on_unsa
     assert again.resume() and again.screen == "play" and again.session.store is None
     assert again.session.game.actions == [{"roll": [3, 4]}, {"roll": [2, 6]}]
     assert "last move could not be replayed" in again.message and "cannot be saved" in again.message
+
+
+def test_on_a_read_only_store_a_restart_on_the_evenings_chart_comes_back_to_it(tmp_path, read_only):
+    app = kiosk(tmp_path)
+    _maexle_to_the_winner_screen(app)
+    app.end_evening()
+    app.store.close()
+    read_only(tmp_path / "dicetable.sqlite3")
+    again = App(read_only=Store.open_read_only(tmp_path), cannot_save=True, players=["Ann", "Bo"], clock=lambda: 0.0)
+    again.resume()
+    assert again.screen == "summary" and again.summary().games == ("maexle",)  # the evening read as it was
+    again.back()
+    assert again.screen == "setup"
