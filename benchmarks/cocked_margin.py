@@ -10,7 +10,7 @@ source, of the dice the reader counts as dice (``Weighed.die`` at least the gate
 the scored photos of the validation fifth and of the calibration eighth (every die there lies
 flat): how many, and how many a cocked threshold of each grid value would call cocked; then, for
 ``--throws`` throws of the synthetic table with a die leaning on the tray's wall (as
-``benchmarks/mishaps.py`` throws them), that die's probability of leaning (its candidate with the
+``benchmarks/mishaps.py`` throws them, ``still_frame``), that die's probability of leaning (its candidate with the
 most die-like weight on its box; "-" when none is among the candidates), and how many of them each
 value catches. Needs ``../shared`` (the photo sets); says so and exits 2 without it.
 """
@@ -24,17 +24,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from mishaps import still_frame  # noqa: E402
 
 from vision import evaluate  # noqa: E402
 from vision.frames import to_bgr  # noqa: E402
 from vision.photos import DEFAULT_MANIFESTS, load_manifests  # noqa: E402
 from vision.reader import DEFAULT, MODELS, Models, gather, levels_read, read_dice  # noqa: E402
-from vision.synth import SyntheticTable, TableLook  # noqa: E402
 from vision.train.__main__ import calibration  # noqa: E402
 from vision.train.thresholds import COCKED_AT  # noqa: E402
-
-ROOMY = (0.7, 0.78)  # the tray's share of the view, as in benchmarks/mishaps.py
-
 
 def flat_dice(models: Models, photos) -> dict[str, list[float]]:
     """Per source: the probability of leaning of each die the reader counts in ``photos``."""
@@ -49,11 +48,9 @@ def flat_dice(models: Models, photos) -> dict[str, list[float]]:
 
 def leaning_die(models: Models, seed: int) -> float | None:
     """The probability of leaning of the die cocked against the tray's wall in one synthetic throw
-    of 2 or 5 dice (None: no candidate on it)."""
+    of 2 or 5 dice, as ``benchmarks/mishaps.py`` throws it (None: no candidate on it)."""
     n = 2 if seed % 2 == 0 else 5
-    table = SyntheticTable(n, seed=seed, look=TableLook.random(seed, tray_frac=ROOMY))
-    table.throw(n=n, cocked=seed % n)
-    frame = list(table.frames(table.still_at - table.t + 0.2))[-1].image
+    table, frame = still_frame(seed, n, cocked=seed % n)
     x, y, w, h = table.truth.cocked[0].box
     on_it = [r for r in read_dice(frame, expected=n, models=models, debug=True).extra["candidates"]
              if x <= r.center[0] <= x + w and y <= r.center[1] <= y + h]

@@ -36,14 +36,20 @@ from vision.tray import off_tray  # noqa: E402
 ROOMY = (0.7, 0.78)  # the tray's share of the view: room beside it for a die thrown off it
 
 
-def still_reading(seed: int, n: int, **mishap):
-    """The reading of the still frame after one throw of ``n`` dice with ``mishap`` (``cocked=i`` or
-    ``off_tray=i``; none: all flat), and the values that lie flat on the tray."""
+def still_frame(seed: int, n: int, **mishap):
+    """The synthetic table of ``seed`` (a random look, the tray ``ROOMY``) after one throw of ``n``
+    dice with ``mishap`` (``cocked=i`` or ``off_tray=i``; none: all flat), and its still frame, (H,
+    W, 3) uint8 BGR."""
     table = SyntheticTable(n, seed=seed, look=TableLook.random(seed, tray_frac=ROOMY))
     table.throw(n=n, **mishap)
-    frames = list(table.frames(table.still_at - table.t + 0.2))
-    reading = read_dice(frames[-1].image, expected=n)
-    return off_tray(reading, table.tray_area), table.truth.values
+    return table, list(table.frames(table.still_at - table.t + 0.2))[-1].image
+
+
+def still_reading(seed: int, n: int, **mishap):
+    """The reading of the still frame after one throw (``still_frame``), and the values that lie
+    flat on the tray."""
+    table, frame = still_frame(seed, n, **mishap)
+    return off_tray(read_dice(frame, expected=n), table.tray_area), table.truth.values
 
 
 def outcome(reading, truth, kind: str | None) -> str:

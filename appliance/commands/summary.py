@@ -45,8 +45,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         games = read_evening(args.state)
     except StoreError as exc:
-        log = "; a game log is read with dicetable replay" if exc.errno == errno.EINVAL and args.state.is_file() else ""
-        print(f"dicetable summary: {exc.strerror}{log}", file=sys.stderr)
+        replay = "; a game log is read with dicetable replay" if exc.errno == errno.EINVAL and args.state.is_file() else ""
+        print(f"dicetable summary: {exc.strerror}{replay}", file=sys.stderr)
         return 1
     summary = summarize([Played(setup, in_effect(actions, events), tally, winner)
                          for setup, actions, events, tally, winner in games])

@@ -265,14 +265,10 @@ class App:
         try:
             found = Session.resume(self.store)
         except ValueError as exc:
-            log.error("the saved game does not replay: %s", exc)  # the engine's English: journal only
-            found = self._accepted_part(self.store)
+            found = self._accepted_part(self.store, exc)
             if found is None:
-                self.say(not_continued(), seconds=12)
                 self._set_aside_unfinished()
                 return False
-            found, dropped = found
-            self.say(continued_shorter(dropped), seconds=12)
         if found is None:
             found = self._winner_screen_game()
         resumed = self._continue(found)
@@ -292,15 +288,23 @@ class App:
         if showed:
             self.screen = "summary"
 
-    def _accepted_part(self, store):
-        """``Session.resume_accepted``: the saved game of ``store`` played on from before the actions
-        its engine refuses, or None (its setup does not replay either, or the store cannot save the
-        new game)."""
+    def _accepted_part(self, store, exc: ValueError):
+        """After ``Session.resume`` refused ``store``'s saved game (``exc``, the engine's English:
+        journal only): ``Session.resume_accepted``, the game played on from before the actions its
+        engine refuses, with the message saying how many were dropped; or None, with the message
+        that it cannot go on (its setup does not replay either, or the store cannot save it)."""
+        log.error("the saved game does not replay: %s", exc)
         try:
-            return Session.resume_accepted(store)
+            found = Session.resume_accepted(store)
         except Exception:  # a store that cannot write: the game is set aside as before
             log.exception("the saved game's beginning could not be saved as a new game")
+            found = None
+        if found is None:
+            self.say(not_continued(), seconds=12)
             return None
+        found, dropped = found
+        self.say(continued_shorter(dropped), seconds=12)
+        return found
 
     def _continue(self, found) -> bool:
         """Play on with ``found`` (``Session.resume``'s (session, pending), or None: False)."""
@@ -369,13 +373,7 @@ class App:
         try:
             found = Session.resume(self.read_only)
         except ValueError as exc:  # its last moves may not replay: it goes on from before them
-            log.error("the saved game does not replay: %s", exc)
-            found = self._accepted_part(self.read_only)
-            if found is None:
-                self.say(not_continued(), seconds=12)
-                return None
-            found, dropped = found
-            self.say(continued_shorter(dropped), seconds=12)
+            found = self._accepted_part(self.read_only, exc)
         except Exception as exc:  # the file cannot be read after all
             log.error("the saved game does not continue: %s", exc)
             return None
@@ -876,9 +874,10 @@ class App:
         correction screen, which give way to the game then, as they do for a settled roll. With no
         reveal due it takes an announcement away, once it has shown ``BANNER_READ_S``."""
         need = self.session.need if self.session is not None and self.screen in IN_GAME else None
-        if self._reveal_due() and pressed_at is not None and pressed_at < self.acted_at:
+        due = self._reveal_due()
+        if due and pressed_at is not None and pressed_at < self.acted_at:
             self.say(_("REVEAL was pressed before the announcement: press it again"))
-        elif self._reveal_due():
+        elif due:
             if self.act({"reveal": True}):
                 self.screen, self.play.sub = "play", ""
                 self._sound("reveal")
