@@ -267,7 +267,7 @@ class App:
         except ValueError as exc:
             found = self._accepted_part(self.store, exc)
             if found is None:
-                self._set_aside_unfinished()
+                self.say(not_continued(put_aside=self._set_aside_unfinished()), seconds=12)
                 return False
         if found is None:
             found = self._winner_screen_game()
@@ -291,8 +291,8 @@ class App:
     def _accepted_part(self, store, exc: ValueError):
         """After ``Session.resume`` refused ``store``'s saved game (``exc``, the engine's English:
         journal only): ``Session.resume_accepted``, the game played on from before the actions its
-        engine refuses, with the message saying how many were dropped; or None, with the message
-        that it cannot go on (its setup does not replay either, or the store cannot save it)."""
+        engine refuses, with the message saying how many were dropped; or None when it cannot go on
+        (its setup does not replay either, or the store cannot save it): the caller says so."""
         log.error("the saved game does not replay: %s", exc)
         try:
             found = Session.resume_accepted(store)
@@ -300,7 +300,6 @@ class App:
             log.exception("the saved game's beginning could not be saved as a new game")
             found = None
         if found is None:
-            self.say(not_continued(), seconds=12)
             return None
         found, dropped = found
         self.say(continued_shorter(dropped), seconds=12)
@@ -374,6 +373,8 @@ class App:
             found = Session.resume(self.read_only)
         except ValueError as exc:  # its last moves may not replay: it goes on from before them
             found = self._accepted_part(self.read_only, exc)
+            if found is None:
+                self.say(not_continued(put_aside=False), seconds=12)
         except Exception as exc:  # the file cannot be read after all
             log.error("the saved game does not continue: %s", exc)
             return None
@@ -413,15 +414,18 @@ class App:
         except Exception:  # the games themselves are saved; only the screen after a restart is at stake
             log.exception("could not keep the screen to come back to (%s)", key)
 
-    def _set_aside_unfinished(self) -> None:
+    def _set_aside_unfinished(self) -> bool:
         """The saved game that does not replay is said once, not at every start: the store ends it
-        (its log kept in the file)."""
+        (its log kept in the file). False when it could not (a store that cannot write says so
+        later; the game is met again at the next start)."""
         try:
             saved = self.store.unfinished()
             if saved is not None:
                 self.store.set_aside(saved.id)
-        except Exception:  # the message is on screen already; a store that cannot write says so later
+            return True
+        except Exception:
             log.exception("could not set the saved game aside")
+            return False
 
     def start_game(self) -> bool:
         """Start ``game_kind`` with ``seats`` (the setup screen's Start). False, with a message, when

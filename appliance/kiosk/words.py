@@ -111,14 +111,21 @@ def continued_shorter(dropped: int) -> str:
                     "another version): the game goes on from before them.", dropped).format(n=dropped)
 
 
-def not_continued() -> str:
+def not_continued(put_aside: bool = True) -> str:
     """What the message line says after a restart when the saved game does not replay (a damaged
-    record, or one another version of the table saved): it is put aside, the table starts anew. The
-    engine's English reason goes to the journal."""
-    # TRANSLATORS: after a restart: the saved game's record does not replay
-    # (damaged, or saved by another version); it is put aside for good.
+    record, or one another version of the table saved): the table starts anew. ``put_aside``: the
+    store ended the game (its log kept), so this is said once; False when the store could not be
+    written, and the game is still there at the next start. The engine's English reason goes to the
+    journal."""
+    if put_aside:
+        # TRANSLATORS: after a restart: the saved game's record does not replay
+        # (damaged, or saved by another version); it is put aside for good.
+        return _("The saved game could not be continued: its record is damaged or from another version. "
+                 "It was put aside; start a new game.")
+    # TRANSLATORS: after a restart: the saved game's record does not replay (damaged, or saved by
+    # another version), and the saved games cannot be written, so it could not be put aside either.
     return _("The saved game could not be continued: its record is damaged or from another version. "
-             "It was put aside; start a new game.")
+             "Start a new game.")
 
 
 def waiting_for(need) -> str:

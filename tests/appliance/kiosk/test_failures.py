@@ -100,6 +100,30 @@ def test_a_saved_game_that_cannot_be_continued_says_so_in_every_language_and_the
                 "game = 'poker': must be one of maexle, biscuit, yacht", "poker", "game =")
 
 
+def test_a_saved_game_that_cannot_be_continued_nor_put_aside_does_not_say_it_was_put_aside(tmp_path, caplog):
+    """The store refuses to end the game (a disk gone full since): it is met again at the next
+    start, so the message must not promise it is gone."""
+    def provoke(lang):
+        state = tmp_path / lang
+        with Store.open(state) as store:
+            app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
+            app.setup.game_kind = "maexle"
+            assert app.start_game()
+            store.db.execute("UPDATE games SET setup = '{\"game\": \"poker\", \"players\": [\"Ann\", \"Bo\"]}'")
+        def disk_full(_game_id):
+            raise OSError(28, "No space left on device")
+
+        with Store.open(state) as store:
+            store.set_aside = disk_full
+            again = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
+            assert not again.resume() and again.screen == "setup"
+            assert store.unfinished() is not None
+            return again.message
+
+    assert_said(provoke, caplog, "The saved game could not be continued: its record is damaged or from another "
+                "version. Start a new game.", "No space left on device", "poker")
+
+
 # -- a store that cannot save -------------------------------------------------------------------
 
 def closed(store: Store) -> None:

@@ -399,6 +399,20 @@ def test_on_a_read_only_store_a_game_whose_last_moves_do_not_replay_goes_on_unsa
     assert "last move could not be replayed" in again.message and "cannot be saved" in again.message
 
 
+def test_on_a_read_only_store_a_game_whose_setup_does_not_replay_is_not_said_to_be_put_aside(tmp_path, read_only):
+    app = kiosk(tmp_path)
+    app.setup.game_kind, app.setup.seats = "biscuit", ["Ann", "Bo", "Cy"]
+    assert app.start_game()
+    app.store.db.execute("""UPDATE games SET setup = '{"game": "poker", "players": ["Ann", "Bo"]}'""")
+    app.store.close()
+    read_only(tmp_path / "dicetable.sqlite3")
+    again = App(read_only=Store.open_read_only(tmp_path), cannot_save=True, players=["Ann", "Bo", "Cy"],
+                clock=lambda: 0.0)
+    assert not again.resume() and again.screen == "setup"
+    assert "could not be continued" in again.message and "put aside" not in again.message
+    assert "cannot be saved" in again.message
+
+
 def test_on_a_read_only_store_a_restart_on_the_evenings_chart_comes_back_to_it(tmp_path, read_only):
     app = kiosk(tmp_path)
     _maexle_to_the_winner_screen(app)
