@@ -409,9 +409,9 @@ def messages(state_dir, write_past_checks) -> list[str]:
     assert {p.code for p in problems} == set(PROBLEMS)
     setups = [setup_refusal_text(game, {"code": code, "player": PLAYERS[0]})
               for game in GAMES for code in SETUP_REFUSALS]
-    return said + peeks + [problem_text(p) for p in problems] + setups + [not_continued(), not_continued(put_aside=False), continued_shorter(1),
-                                                                          continued_shorter(12), notice, kept,
-                                                                          games_not_saved()]
+    restarts = [not_continued(), not_continued(put_aside=False), continued_shorter(1), continued_shorter(12),
+                notice, kept, games_not_saved()]
+    return said + peeks + [problem_text(p) for p in problems] + setups + restarts
 
 
 def tour_messages(app: App, show, state_dir, write_past_checks) -> None:
