@@ -128,14 +128,15 @@ class NamesScreen(Screen):
         self.layout = "cyrillic" if self.layout == "latin" else "latin"
 
     def on_named(self, _arg: str) -> None:
-        """OK: the name typed takes its seat, unless it is empty or seated already."""
+        """OK: the name typed takes its seat, unless it is empty or seated already (in any case:
+        "ann" typed for a second Ann would be one guest twice to the table)."""
         name = " ".join(self.typed.split())
         seats = self.app.setup.seats
         if not name:
             self.app.say(_("Type a name first"))
             return
-        others = [seat_names.shown_name(s) for i, s in enumerate(seats) if i != self.editing]
-        if seat_names.shown_name(name) in others:
+        others = [seat_names.shown_name(s).casefold() for i, s in enumerate(seats) if i != self.editing]
+        if seat_names.shown_name(name).casefold() in others:
             self.app.say(_("{name} is already seated").format(name=name))
             return
         if self.editing is None:

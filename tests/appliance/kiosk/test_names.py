@@ -66,6 +66,23 @@ def test_names_with_a_hyphen_an_apostrophe_or_a_capital_inside_can_be_typed(name
     assert app.setup.seats[-1] == name
 
 
+def test_a_name_seated_already_in_another_case_is_refused_and_a_seat_keeps_its_own_name_mended():
+    app = App(players=["Ann", "Bo"], clock=lambda: 0.0)
+    app.choose("add")
+    app.choose("shift")
+    tap_out(app, "ann")
+    app.choose("named")
+    assert app.screen == "names" and app.setup.seats == ["Ann", "Bo"] and "already seated" in app.message
+    app.choose("back")
+    app.choose("seat:0")
+    app.choose("erase")
+    app.choose("erase")
+    app.choose("erase")
+    tap_out(app, "ANN")
+    app.choose("named")
+    assert app.setup.seats == ["ANN", "Bo"]
+
+
 def test_each_word_starts_with_a_capital_and_shift_lasts_one_letter():
     app = App(clock=lambda: 0.0)
     app.choose("add")
