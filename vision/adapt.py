@@ -26,7 +26,12 @@ would be an "ok" reading with a wrong value, ``_score``); and when they read eac
 model reads surely as taught surely as taught too (``_overruled``): heads learned from some taught
 values must not overrule what the model and the table agree on. When they do and some taught values
 contradict sure readings, the values disagree with one another (a face taught as another again and
-again, among its right ones): taken for wrong labels too. Otherwise ``fit`` returns no adaptation
+again, among its right ones): taken for wrong labels too. So is a face the shipped model reads surely
+that the taught values contradict on two or more dice and confirm on none (``_unconfirmed``): the
+held-aside check cannot see it, since the throws it holds aside carry the same wrong values, and
+heads learned from two throws of 5s taught as 6s read every 5 of that table as a sure 6. A face the
+model misreads is mended by values that confirm the face it reads on the table's other dice (a 5
+taught as a 5 among 6s taught as 6s). Otherwise ``fit`` returns no adaptation
 and says why, for the journal. The ridge penalty is the better of ``L2_CHOICES`` on the same check.
 
 The table's own die threshold: a camera, tray or set of dice the finder was not trained on gives
@@ -66,6 +71,9 @@ MIN_NOT_A_DIE = 20  # "not a die" crops (and dice) needed before the face head i
 # the wrong value again and again), which the held-aside check cannot see, as it scores against
 # the same labels.
 CONTRADICTED_AT_MOST = 0.25
+# A face read surely on this many taught dice, all taught as another value, is taken for wrong labels
+# (``_unconfirmed``); one such die goes to the held-aside check, as any single correction does.
+MIN_UNCONFIRMED = 2
 # The heads' ridge penalties tried (on standardised embeddings): ten taught throws are a few dozen
 # crops against embeddings of over a hundred numbers, so the penalty must be strong; the check picks one.
 L2_CHOICES = (1.0, 10.0)
@@ -342,6 +350,20 @@ def _contradicted(pr: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
     return int(((labels > 0) & readable & sure & (value != labels)).sum())
 
 
+def _unconfirmed(pr: np.ndarray, labels: np.ndarray, sure_at: float) -> tuple[int, int, int] | None:
+    """(the value read, how many taught dice, the value most of them were taught as) for the first
+    face that the (N, CLASSES) probabilities read surely on at least ``MIN_UNCONFIRMED`` taught dice
+    (label 1-6) taught otherwise, and on none taught as it; None when every such face is confirmed."""
+    readable, value, sure = read_as(pr, sure_at)
+    surely = (labels > 0) & readable & sure
+    for face in range(1, 7):
+        read = surely & (value == face)
+        against = labels[read & (labels != face)]
+        if len(against) >= MIN_UNCONFIRMED and not (labels[read] == face).any():
+            return face, len(against), int(np.bincount(against).argmax())
+    return None
+
+
 def _overruled(held: np.ndarray, shipped: np.ndarray, labels: np.ndarray, sure_at: float) -> int:
     """How many taught dice that the shipped (N, CLASSES) probabilities read surely as taught the
     held-aside ones do not read surely as taught: the heads overruling, or putting in doubt, what
@@ -509,6 +531,13 @@ def _fit(faces, examples: Examples, seed: int, face_model: str, gate: Gate | Non
         return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
                       "model reads surely (check the values taught): the shipped model reads", shipped, shipped,
                       n_throws, time.perf_counter() - t0, contradicted=(contradicted, dice))
+    unconfirmed = _unconfirmed(softmax(logits), lab, gate.sure_at)
+    if unconfirmed is not None:
+        face, n, taught_as = unconfirmed
+        return Fitted(None, f"the taught values contradict all {n} taught dice that the shipped model reads surely "
+                      f"as {face} (taught as {taught_as}) and confirm none (check the values taught): the shipped "
+                      "model reads", shipped, adapted, n_throws, time.perf_counter() - t0,
+                      contradicted=(contradicted, dice))
     if contradicted and overruled:
         # The taught values disagree with one another: dice the model and the table agree on, read
         # wrong by heads learned from the others (one face taught as another, again and again).

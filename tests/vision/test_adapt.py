@@ -125,6 +125,33 @@ def test_a_few_taught_values_against_sure_readings_go_to_the_held_aside_check():
     assert "heads learned from them read" in result.reason and "held-aside" in result.reason
 
 
+def test_a_face_taught_only_as_another_is_taken_for_wrong_labels_though_the_held_aside_check_agrees():
+    # Two throws of 5s corrected to 6s on a table whose other taught throws hold no 5: each poisoned
+    # throw, held aside, is read as taught by heads learned from the other, so the check alone would
+    # take heads that read every 5 of the table as a sure 6.
+    examples = taught(12, not_dice=0)
+    labels = np.where(examples.labels == 5, 4, examples.labels)
+    crops = examples.crops.copy()
+    crops[:, 0, 0, 0] = labels
+    poisoned = np.zeros((4, CROP, CROP, 3), np.uint8)
+    poisoned[:, 0, 0, 0] = 5
+    result = fit(SureFaces(), Examples(np.concatenate([crops, poisoned]), np.r_[labels, [6, 6, 6, 6]],
+                                       np.r_[examples.throws, [12, 12, 13, 13]]))
+    assert result.adaptation is None and result.contradicted == (4, 64)
+    assert "contradict all 4 taught dice that the shipped model reads surely as 5 (taught as 6)" in result.reason
+    assert "check the values" in result.reason
+
+
+def test_one_die_taught_against_a_sure_reading_goes_to_the_held_aside_check_though_its_face_is_not_confirmed():
+    examples = taught(12, not_dice=0)
+    labels = np.where(examples.labels == 5, 4, examples.labels)
+    crops = examples.crops.copy()
+    crops[:, 0, 0, 0] = labels
+    crops[0, 0, 0, 0] = 5  # a 5, taught as the 4 the rest of the throws hold
+    result = fit(SureFaces(), Examples(crops, labels, examples.throws))
+    assert "confirm none" not in result.reason and "held aside once" in result.reason
+
+
 def test_every_taught_throw_is_held_aside_once_and_a_throw_never_straddles_folds():
     examples = taught(10)
     fold = folds(examples.throws, seed=3)
