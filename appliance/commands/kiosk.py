@@ -226,7 +226,8 @@ class Appliance:
         cfg = self.cfg
         return App(store=store, drink_word=cfg.drink_word, rules=dict(cfg.rules), yacht_hint=cfg.coach.yacht_hint,
                    maexle_odds=cfg.coach.maexle_odds, drink_cap=cfg.drinks.cap, config_language=cfg.language,
-                   hooks=Hooks(announce=announce, retract=retract, sound=sound), cannot_save=store is None, read_only=self.kept)
+                   hooks=Hooks(announce=announce, retract=retract, sound=sound), cannot_save=store is None, read_only=self.kept,
+                   key_quits=not self.service.enabled)
 
     @staticmethod
     def _resume(app, pipeline) -> None:

@@ -163,6 +163,8 @@ class App:
     read_only: then, the store opened for reading only (``Store.open_read_only``), or None: its
         unfinished game continues, unsaved (:meth:`resume`), and its evening's counts, games and
         drink cap count as the evening's (until "New evening").
+    key_quits: Ctrl+Q quits (a kiosk started by hand, the demo); False for the boot service, where
+        a guest's USB keyboard must not turn the table off (the staff stop it with systemctl).
     """
 
     store: object | None = None
@@ -179,6 +181,7 @@ class App:
     camera: object | None = None
     cannot_save: bool = False
     read_only: object | None = None
+    key_quits: bool = True
 
     def __post_init__(self) -> None:
         self.setup = SetupScreen(self, list(self.players) or [default_name(n) for n in (1, 2, 3)])
@@ -494,7 +497,10 @@ class App:
         elif name == "press":
             self._extra_button(str(cmd.arg), cmd.at)
         elif name == "quit":
-            self.quit = True
+            if cmd.source == "key" and not self.key_quits:
+                log.info("Ctrl+Q ignored: the boot service is stopped with systemctl stop dicetable")
+            else:
+                self.quit = True
         elif name == "tap":
             pass  # the loop resolves taps to choose(); a tap on nothing does nothing
         self._expect()

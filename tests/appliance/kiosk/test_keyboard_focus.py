@@ -84,3 +84,25 @@ def test_choices_changed_by_the_camera_take_the_focus_along(guided_table):
     assert app.view().focus == -1
     key(app, "activate")
     assert app.screen == "guided" and app.guided.progress.step == "teach" and app.guided.pending is not None
+
+
+def test_ctrl_q_quits_a_kiosk_started_by_hand_but_not_the_boot_service():
+    """A guest's USB keyboard must not turn the table off: the unit restarts only a failed kiosk."""
+    by_hand, service = App(clock=lambda: 0.0), App(clock=lambda: 0.0, key_quits=False)
+    key(by_hand, "quit")
+    key(service, "quit")
+    assert by_hand.quit and not service.quit
+    service.handle(Command("quit", None, "signal"))  # systemctl stop: SIGTERM
+    assert service.quit
+
+
+def test_the_boot_service_wires_its_kiosk_so_that_ctrl_q_does_not_quit(tmp_path):
+    from appliance import config
+    from appliance.commands.kiosk import Appliance
+    from appliance.service import Service
+
+    cfg_file = tmp_path / "config.toml"
+    cfg_file.write_text(f'state_dir = "{tmp_path}"\n')
+    under_systemd = Service(env={"NOTIFY_SOCKET": str(tmp_path / "notify")})
+    assert not Appliance(config.load(cfg_file), under_systemd)._app(None, None, None).key_quits
+    assert Appliance(config.load(cfg_file), Service(env={}))._app(None, None, None).key_quits
