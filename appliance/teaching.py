@@ -1,9 +1,10 @@
 """The table's own dice between the store and the reader: teach throws, fit the adaptation, read with it.
 
-``teach(store, throws, source)`` keeps the labelled crops of taught throws (``appliance.store``),
-fits the adaptation on every crop the table keeps (``vision.adapt.fit``, its held-aside check
-included) and saves it, or its absence, with the reason, as the setting ``adaptation``. The kiosk
-and ``dicetable read/watch --state`` read with ``adaptation(store)``: the saved one when it was
+The store keeps the labelled crops of taught throws (``Store.add_throws``); ``refit(store)`` (the
+guided setup: ``fit_kept`` in a thread of its own, then ``save_fit``) fits the adaptation on every
+crop the table keeps (``vision.adapt.fit``, its held-aside check included) and saves it, or its
+absence, with the reason, as the setting ``adaptation``. ``dicetable teach``, the kiosk and
+``dicetable read/watch --state`` read with ``adaptation(store)``: the saved one when it was
 fitted on the crops kept now and on the face model shipped now, else one fitted afresh (a pulled
 plug between keeping the crops and saving the fit, a new face model): it is never stale.
 
@@ -96,15 +97,6 @@ def _save(store, fitted, stamp) -> None:
     saved = {**stamp, "reason": fitted.reason,
              "heads": None if fitted.adaptation is None else fitted.adaptation.to_json()}
     store.save_settings({KEY: json.dumps(saved)})
-
-
-def teach(store, throws, source: str, models=None, replacing=()):
-    """Keep the taught ``throws`` ((N, 32, 32, 3) uint8 BGR crops, their N values 1-6 or 0, and
-    their N finder scores: ``vision.examples.Taught``) in place of the kept throws ``replacing``
-    (their ids), in one commit, and fit the adaptation again. Returns the ``vision.adapt.Fitted``.
-    Raises ValueError (nothing kept) for crops or values the store refuses."""
-    store.add_throws(throws, source, replacing=replacing)
-    return refit(store, models)
 
 
 class Before(NamedTuple):

@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # LabelError, an unreadable image or manifest: nothing kept
         print(f"{NAME}: {exc}; nothing was taught", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C while the photos are read
+        print(f"{NAME}: interrupted; nothing was changed", file=sys.stderr)
+        return 130
     from appliance.store import StateBusy, StoreError, claim
 
     try:  # the kiosk's lock: a kiosk playing there reads with what it was taught when it started
@@ -178,7 +181,8 @@ def _looks_like_values(path: Path) -> bool:
 
 
 def _keep(store, throws, args, say) -> None:
-    """Keeps ``throws`` in ``store`` and refits; each line of its report goes to ``say``."""
+    """Keeps ``throws`` in ``store``, then fits the adaptation on all it keeps; each line of its
+    report goes to ``say`` as soon as it holds (a Ctrl-C during the fit finds the throws said kept)."""
     from appliance import teaching
     from appliance.store import MAX_EXAMPLES
 
@@ -198,9 +202,8 @@ def _keep(store, throws, args, say) -> None:
         say(f"nothing new taught in {args.state}: the table keeps these throws already; {reason}")
         return
     had = store.throw_ids()
-    _progress("keeping the throws and fitting the table's adaptation")
-    teaching.teach(store, [taught for _name, taught in throws],
-                   f"manifest {args.manifest.name}" if args.manifest else "teach", replacing=replacing)
+    store.add_throws([taught for _name, taught in throws], f"manifest {args.manifest.name}" if args.manifest else "teach",
+                     replacing=replacing)  # one commit: kept whole or not at all
     dice = sum(int((taught.labels > 0).sum()) for _name, taught in throws)
     kept_throws, kept_crops, _last = store.count_examples()
     # The throws kept before that are gone, but for those replaced (another teach at the same time
@@ -213,8 +216,9 @@ def _keep(store, throws, args, say) -> None:
         f"the table keeps {counted(kept_throws, 'throw')} ({counted(kept_crops, 'crop')})"
         + (f"; the oldest {counted(dropped, 'throw')} made room ({room})" if dropped else "")
         + (f"; only the last {fit} of these fit ({room}, the newest kept)" if fit < len(throws) else ""))
-    # What the table reads with now: this fit, or, when another teach changed the store meanwhile,
-    # the fit saved of everything it keeps (made now if the last one saved was of fewer throws).
+    # Fitted on everything the store keeps (these throws, and another teach's kept meanwhile) and
+    # saved; a Ctrl-C from here on leaves the throws kept, as the line above says.
+    _progress("fitting the table's adaptation")
     found, reason = teaching.adaptation(store)
     say(("adaptation used: " if found is not None else "adaptation not used: ") + reason)
 

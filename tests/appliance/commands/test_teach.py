@@ -87,7 +87,7 @@ def test_a_person_at_a_terminal_sees_the_reading_and_the_fit_as_work_and_a_scrip
     monkeypatch.setattr(sys, "stderr", terminal)
     assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(tmp_path / "a")]) == 0
     assert terminal.getvalue().splitlines() == ["dicetable teach: reading 2 photos ...",
-                                               "dicetable teach: keeping the throws and fitting the table's adaptation ..."]
+                                               "dicetable teach: fitting the table's adaptation ..."]
     assert "taught 2 throws" in capsys.readouterr().out
     monkeypatch.undo()
     assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(tmp_path / "b")]) == 0
@@ -542,17 +542,19 @@ def test_a_report_that_cannot_be_written_is_not_told_as_a_store_that_cannot(tmp_
 
 
 @pytest.mark.parametrize("where, kept_after, said", [
-    ("teach", 0, "interrupted; nothing was changed"),
-    ("adaptation", 2, "interrupted; the throws above are kept: the table learns from them when it next reads"),
+    ("appliance.commands.teach._throws", 0, "interrupted; nothing was changed"),
+    ("appliance.store.Store.add_throws", 0, "interrupted; nothing was changed"),
+    ("appliance.teaching.fit_kept", 2, "interrupted; the throws above are kept: the table learns from them when it next reads"),
 ])
 def test_ctrl_c_says_whether_the_throws_were_kept(photos, tmp_path, capsys, monkeypatch, where, kept_after, said):
-    # Cut off during the fit, after the throws' commit, it exited 130 in silence.
+    # Cut off during the fit, after the throws' commit, it exited 130 in silence, then said "nothing
+    # was changed" of throws kept; cut off while the photos were read, it said nothing at all.
     def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt
 
     state = tmp_path / "state"
     state.mkdir()
-    monkeypatch.setattr(f"appliance.teaching.{where}", interrupted)
+    monkeypatch.setattr(where, interrupted)
     assert main(["teach", *teach_args(photos[:2], THROWS[:2]), "--state", str(state)]) == 130
     out, err = capsys.readouterr()
     assert said in err and "Traceback" not in err and ("taught 2 throws" in out) == bool(kept_after)
@@ -630,16 +632,18 @@ def test_teach_says_the_adaptation_in_force_when_another_teach_changed_the_store
     from vision.reader import _models
 
     other = [from_values(cv2.imread(str(p)), list(v), _models()) for p, v in zip(_render(tmp_path, THROWS[:2], 700), THROWS[:2])]
-    real_teach = teaching.teach
+    real_add = Store.add_throws
+    others = []
 
-    def teach_then_another(store, *args, **kwargs):
-        fitted = real_teach(store, *args, **kwargs)
-        with Store.open(taught) as second:  # another teach, its throws kept and fitted after ours
-            second.add_throws(other, "teach")
-            second.save_settings({"adaptation": json.dumps({"reason": "fitted elsewhere"})})
-        return fitted
+    def add_then_another(store, *args, **kwargs):
+        real_add(store, *args, **kwargs)
+        if not others:  # another teach, its throws kept and fitted after ours were kept
+            others.append(store)
+            with Store.open(taught) as second:
+                second.add_throws(other, "teach")
+                second.save_settings({"adaptation": json.dumps({"reason": "fitted elsewhere"})})
 
-    monkeypatch.setattr(teaching, "teach", teach_then_another)
+    monkeypatch.setattr(Store, "add_throws", add_then_another)
     new = _render(tmp_path, [THROWS[0]], 800)
     assert main(["teach", *teach_args(new, [THROWS[0]]), "--state", str(taught)]) == 0
     said = capsys.readouterr().out.splitlines()[-1]
