@@ -27,6 +27,13 @@ import numpy as np
 from vision.frames import FrameError, to_bgr
 
 _JPEG_START, _JPEG_SCAN, _JPEG_END = b"\xff\xd8", b"\xff\xda", b"\xff\xd9"
+_PNG_START = b"\x89PNG\r\n\x1a\n"
+# The most pixels a file may claim before it is decoded: a 200-megapixel phone photo, more than
+# any camera here gives. OpenCV's own limit (2^30) let a 1 MB PNG of 30000x30000 grey take 5 GB as
+# BGR (a Pi 4 has 2-8); this one keeps a decode under about 600 MB.
+MAX_PIXELS = 200_000_000
+# JPEG's start-of-frame markers (baseline, progressive, lossless, arithmetic), which give its size.
+_JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
 class ImageError(FrameError):
@@ -71,6 +78,10 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
         raise ImageError(path, "the file is empty")
     if cut_short(data):
         raise ImageError(path, "the file is cut short (a JPEG without its end)")
+    size = claimed_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise ImageError(path, f"too large to decode ({size[0]}x{size[1]} px; at most {MAX_PIXELS // 1_000_000} "
+                               "million pixels)")
     try:
         with quiet_opencv():
             image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR if flags is None else flags)
@@ -113,6 +124,31 @@ def cut_short(data: bytes) -> bool:
         return False
     scan = data.rfind(_JPEG_SCAN)
     return scan < 0 or data.rfind(_JPEG_END) < scan
+
+
+def claimed_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) px as a PNG's or JPEG's header gives them, read before any decoding; None for
+    other formats or a header that does not say (OpenCV's own limit then holds)."""
+    if data.startswith(_PNG_START) and data[12:16] == b"IHDR" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if not data.startswith(_JPEG_START):
+        return None
+    i = 2
+    while i + 4 <= len(data):  # marker segments up to the first frame header (or the scan)
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # a fill byte before the marker
+            i += 1
+            continue
+        if marker in _JPEG_FRAMES:
+            if i + 9 > len(data):
+                return None
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        if marker == 0xDA:
+            return None
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return None
 
 
 @contextmanager

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.images import ImageError, cut_short, load_image, save_image
+from vision.images import ImageError, claimed_size, cut_short, load_image, save_image
 
 
 @pytest.fixture
@@ -87,3 +87,31 @@ def test_an_image_claiming_over_a_billion_pixels_is_refused_with_a_reason(tmp_pa
     with pytest.raises(ImageError) as exc:
         load_image(bomb)
     assert exc.value.reason.startswith("too large to decode")
+
+
+@pytest.mark.parametrize("suffix", [".png", ".jpg"])
+def test_an_image_claiming_more_pixels_than_any_camera_gives_is_refused_before_it_is_decoded(tmp_path, suffix):
+    """A 1 MB PNG of 30000x30000 grey pixels took 5 GB to decode as BGR under OpenCV's own limit."""
+    import struct
+
+    if suffix == ".png":
+        data = _png_header_only(30_000, 30_000)
+    else:  # a small JPEG whose frame header is made to claim 30000x30000
+        ok, buf = cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))
+        data = bytearray(buf.tobytes())
+        sof = data.index(b"\xff\xc0")
+        data[sof + 5:sof + 9] = struct.pack(">HH", 30_000, 30_000)
+    bomb = tmp_path / f"bomb{suffix}"
+    bomb.write_bytes(bytes(data))
+    with pytest.raises(ImageError) as exc:
+        load_image(bomb)
+    assert exc.value.reason == "too large to decode (30000x30000 px; at most 200 million pixels)"
+
+
+def test_the_size_a_header_claims_is_the_size_decoded():
+    for encoding in (".png", ".jpg"):
+        for params in ([], [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]):
+            ok, buf = cv2.imencode(encoding, np.zeros((37, 53, 3), np.uint8), params)
+            assert claimed_size(buf.tobytes()) == (53, 37)
+    ok, buf = cv2.imencode(".bmp", np.zeros((37, 53, 3), np.uint8))
+    assert claimed_size(buf.tobytes()) is None  # OpenCV's own limit holds for other formats
