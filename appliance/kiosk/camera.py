@@ -65,7 +65,7 @@ class CameraPipeline:
         self._status = _("Camera starting…")
         self.state = "moving"
         self.frames = 0
-        self.ended = False  # a file or folder source has no more frames
+        self.ended = False  # a file or folder source has no more frames (until a frame comes again)
 
     # -- from the UI thread ---------------------------------------------------------------------
 
@@ -214,6 +214,9 @@ class CameraPipeline:
             self._set_status(camera_fault("failing"), ok=False, frame=None)
             return None
         self._camera.over()
+        if self.ended:  # a folder refilled: frames at full pace again, and the dice can be read again
+            log.info("the camera's frames come again")
+            self.ended = False
         return frame
 
     def _show(self, frame, update) -> None:

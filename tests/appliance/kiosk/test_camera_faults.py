@@ -183,6 +183,22 @@ def test_frames_that_end_say_why_in_the_journal_once(caplog):
     assert [r.getMessage() for r in caplog.records] == ["the camera's frames ended: no image in /srv/throws can be read"]
 
 
+def test_frames_that_come_again_after_their_end_are_read_at_full_pace_again(caplog):
+    """A folder whose photos were all unreadable, then good ones added: it stayed "ended", its
+    worker stepping five times a second and Fix dice going straight to entering dice by hand."""
+    from vision.sources import EndOfFrames
+
+    pipeline = CameraPipeline(Failing(EndOfFrames("no image in /srv/throws can be read"), faulty=2),
+                              SettleDetector(read_dice), lambda r: None)
+    with caplog.at_level(logging.INFO, logger="appliance.kiosk.camera"):
+        pipeline.step()
+        pipeline.step()
+        assert pipeline.ended and pipeline.gives_no_picture
+        pipeline.step()
+    assert not pipeline.ended and not pipeline.gives_no_picture
+    assert caplog.records[-1].getMessage() == "the camera's frames come again"
+
+
 class Lockable(Failing):
     """A source that gives frames and keeps what it was asked of its light."""
 
