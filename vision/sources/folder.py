@@ -25,7 +25,8 @@ class ImageFolderSource:
 
     hold_s: how long each image stays in view (it repeats for ``max(1, round(hold_s * fps))``
     frames), so that a folder of photos plays as a table where each photo is one throw. Files that
-    cannot be read as images are skipped and listed in ``skipped`` (path, reason).
+    cannot be read as images are skipped and listed in ``skipped`` (path, reason), until they
+    change (a photo caught half-copied is read again once it is whole).
     wait: instead, an empty scene (a dark frame of the first image's size) until ``advance()``, and
     then each image until the next ``advance()``: the kiosk shows the next photo when its game waits
     for a throw (``appliance.folder_table``), however long the reader takes to settle the last one.
@@ -57,6 +58,7 @@ class ImageFolderSource:
         self._shown: int | None = None  # wait: the image in view (None: the empty scene before the first)
         self._blank: np.ndarray | None = None
         self.skipped: list[tuple[Path, str]] = []
+        self._skipped_at: dict[Path, int | None] = {}  # each skipped file's mtime (ns) when it was
         self.index = 0
         self._pos = 0  # frames into the folder
         self._cached: tuple[Path, int, np.ndarray] | None = None  # a file, its mtime (ns), its image
@@ -104,7 +106,7 @@ class ImageFolderSource:
         elif self._shown not in (None, _ENDED):
             self._shown = at(self._shown)
         self._pos = at(self._pos // self.repeat) * self.repeat + self._pos % self.repeat
-        self.files, self.skipped = files, []
+        self.files, self.skipped, self._skipped_at = files, [], {}
         log.info("the image folder %s: %d images", self.folder, len(files))
 
     def _image(self, i: int) -> np.ndarray | None:
@@ -118,12 +120,18 @@ class ImageFolderSource:
             mtime = None  # load_image says why
         if self._cached and self._cached[:2] == (path, mtime):
             return self._cached[2]
-        if any(p == path for p, _why in self.skipped):
-            return None
+        if path in self._skipped_at:
+            if self._skipped_at[path] == mtime:
+                return None
+            # Written again in place (cp over a half-copied photo leaves the folder's listing as
+            # it was): read it again.
+            del self._skipped_at[path]
+            self.skipped = [(p, why) for p, why in self.skipped if p != path]
         try:  # B, G, R (+A) or grey, 8 or 16 bits, as BGR
             bgr = load_image(path, cv2.IMREAD_UNCHANGED)
         except ImageError as exc:  # not an image, a truncated or damaged one, gone since
             self.skipped.append((path, exc.reason))
+            self._skipped_at[path] = mtime
             log.warning("%s skipped: %s", path, exc.reason)
             return None
         self._cached = (path, mtime, bgr)

@@ -230,6 +230,21 @@ def test_images_added_to_a_playing_folder_are_played_and_one_replaced_in_view_sh
     assert int(src.read().image[0, 0, 0]) == 77  # after img_01, the image added
 
 
+def test_a_photo_caught_half_copied_is_read_again_once_it_is_whole(tmp_path):
+    """cp over a photo writes it in place: the folder's listing does not change, the file's does."""
+    _write_images(tmp_path, 2)
+    whole = (tmp_path / "img_00.png").read_bytes()
+    (tmp_path / "img_00.png").write_bytes(whole[: len(whole) // 3])
+    src = ImageFolderSource(tmp_path, loop=True, wait=True)
+    src.advance()
+    assert int(src.read().image[0, 0, 0]) == 30  # the broken one skipped
+    assert [p.name for p, _why in src.skipped] == ["img_00.png"]
+    (tmp_path / "img_00.png").write_bytes(whole)
+    os.utime(tmp_path / "img_00.png", ns=(1, 10**18))  # a clock that moved on, however coarse the file system's
+    src.advance()
+    assert int(src.read().image[0, 0, 0]) == 10 and src.skipped == []
+
+
 def test_a_folder_that_cannot_be_read_is_a_missing_camera_not_a_crash(tmp_path, monkeypatch):
     from pathlib import Path
 
