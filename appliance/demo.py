@@ -322,8 +322,14 @@ class ScriptedEvening:
         if key.endswith("-message") and key[:-8] in self.shots:
             return
         if key not in self.shots:
+            import pygame
+
             path = self.out / f"{len(self.shots) + 1:02d}-{key}.png"
-            self.shots[key] = self.kiosk.screenshot(path)
+            try:
+                self.shots[key] = self.kiosk.screenshot(path)
+            except (pygame.error, OSError) as exc:  # a read-only folder, a full disk
+                raise DemoError(_("cannot save the screenshots in {folder}: {reason}").format(
+                    folder=self.out, reason=getattr(exc, "strerror", None) or exc)) from None
 
     # -- the table's hands ----------------------------------------------------------------------
 
@@ -500,7 +506,8 @@ class ScriptedEvening:
     # -- the evening ----------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play the evening; returns the exit status (0). Raises DemoError when --out cannot be made."""
+        """Play the evening; returns the exit status (0). Raises DemoError when --out cannot be made
+        or a screenshot cannot be saved in it."""
         started = time.perf_counter()
         try:
             self.out.mkdir(parents=True, exist_ok=True)

@@ -105,6 +105,19 @@ def test_an_out_folder_that_cannot_be_made_is_a_clear_error_and_plays_nothing(tm
     assert "==" not in captured.out and a_file.read_text() == "not a folder"
 
 
+def test_an_out_folder_that_cannot_be_written_is_a_clear_error_not_a_traceback(tmp_path, capsys, monkeypatch):
+    import pygame
+
+    def refused(_surface, name):
+        raise pygame.error(f"Couldn't open {name}")  # a read-only mount; a full disk: "Error writing the PNG file"
+
+    monkeypatch.setattr(pygame.image, "save", refused)
+    assert main(["demo", "--headless", "--games", "maexle", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"dicetable demo: cannot save the screenshots in {tmp_path}: Couldn't open {tmp_path}/01-setup.png" in err
+    assert "Traceback" not in err
+
+
 def test_the_transcript_in_russian_says_the_house_rules_and_the_roll_sources_in_words(tmp_path, capsys):
     assert main(["demo", "--headless", "--lang", "ru", "--games", "maexle", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
