@@ -51,6 +51,7 @@ class Service:
         # Feed three times per timeout: one late frame (a slow redraw, a GC pause) never trips it.
         self._interval = self.watchdog_s / 3 if self.watchdog_s else None
         self._last_ping = float("-inf")
+        self._status = ""  # the status line last sent
 
     def _send(self, state: str) -> None:
         if self.enabled:
@@ -59,11 +60,16 @@ class Service:
     def ready(self, status: str | None = None) -> None:
         """The kiosk is up (the first screen is drawn): READY=1, with an optional status line."""
         self._send("READY=1" + (f"\nSTATUS={_one_line(status)}" if status else ""))
+        self._status = _one_line(status) if status else self._status
         self._last_ping = self._clock()
 
     def status(self, text: str) -> None:
-        """The one-line status ``systemctl status dicetable`` shows (e.g. "camera lost")."""
-        self._send(f"STATUS={_one_line(text)}")
+        """The one-line status ``systemctl status dicetable`` shows (e.g. "camera lost"); sent only
+        when it changed, so it can be given every frame."""
+        text = _one_line(text)
+        if text != self._status:
+            self._status = text
+            self._send(f"STATUS={text}")
 
     def tick(self) -> bool:
         """Call once per UI frame. Sends WATCHDOG=1 when a third of the watchdog timeout has passed

@@ -84,6 +84,17 @@ def video_driver(configured: str, windowed: bool) -> str | None:
     return configured
 
 
+def status_line(app, pipeline) -> str:
+    """The service's status line: the game and its players, and a camera or reader fault going on
+    ("maexle, 3 players; camera missing"). English, as the journal: it is the operator's
+    ``systemctl status`` line, and sdnotify sends Latin-1 only (a Latvian or Russian status was
+    dropped, READY=1 with it: no start, a restart loop)."""
+    playing = app.session is not None and not app.session.ended
+    line = f"{app.session.kind if playing else 'setup'}, {len(app.setup.seats)} players"
+    fault = pipeline.fault if pipeline is not None else ""
+    return f"{line}; {fault}" if fault else line
+
+
 class Appliance:
     """Everything the boot service starts, wired together (see :meth:`run`)."""
 
@@ -145,16 +156,14 @@ class Appliance:
         try:
             kiosk = Kiosk(app, commands, size=cfg.display.size if (cfg.display.size or not fullscreen) else None,
                           fullscreen=fullscreen, pipeline=pipeline, buttons=buttons,
-                          frame_hook=self.service.tick if trial is None else lambda: (trial.tick(), self.service.tick()),
+                          frame_hook=lambda: self._frame(app, pipeline, trial),
                           on_throw=None if trial is None else trial.now)
         except Exception as exc:  # no display at all: nothing to show the table
             self._stop(worker, buttons, voice, store, self.kept)
             return self.service.fail(f"dicetable kiosk: cannot open the display: {exc}", 1)
 
         kiosk.step()  # the first frame on screen
-        # English, as the journal: it is the operator's `systemctl status` line, and sdnotify sends
-        # Latin-1 only (a Latvian or Russian status was dropped, READY=1 with it: no start, a restart loop).
-        self.service.ready(f"{app.session.kind if app.session else 'setup'}, {len(app.setup.seats)} players")
+        self.service.ready(status_line(app, pipeline))
         try:
             kiosk.run()
         finally:
@@ -162,6 +171,13 @@ class Appliance:
             kiosk.close()
             self._stop(worker, None, voice, store, self.kept)
         return 0
+
+    def _frame(self, app, pipeline, trial) -> None:
+        """Once a UI frame: the trial table's hands, the watchdog, the status line."""
+        if trial is not None:
+            trial.tick()
+        self.service.tick()
+        self.service.status(status_line(app, pipeline))
 
     def _store(self):
         """The saved games in the kiosk's language, and the display driver set; None when the store

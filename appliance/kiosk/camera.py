@@ -137,6 +137,15 @@ class CameraPipeline:
         with self._lock:
             return self.ended or (not self._ok and self._frame is None)
 
+    @property
+    def fault(self) -> str:
+        """The fault going on, in the journal's English for the service's status line: "camera
+        missing", "reader failure", "no more frames", or "" while frames come and are read."""
+        for journal in (self._camera, self._reader):
+            if journal.kind:
+                return f"{journal.what} {journal.kind.replace('_', ' ')}"
+        return "no more frames" if self.ended else ""
+
     def feed(self):
         """The live view's data: (frame or None, dice of the latest reading, reading ok?, status)."""
         with self._lock:

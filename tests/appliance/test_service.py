@@ -35,6 +35,40 @@ def test_ready_status_and_stopping_are_sent():
     assert rec.sent == ["READY=1\nSTATUS=Mäxle, 3 players", "STATUS=camera lost", "STOPPING=1"]
 
 
+def test_a_status_line_given_every_frame_is_sent_only_when_it_changes():
+    rec = Recorder()
+    svc = Service(rec, env={})
+    svc.ready("maexle, 2 players")
+    for line in ("maexle, 2 players", "maexle, 2 players; camera missing", "maexle, 2 players; camera missing",
+                 "maexle, 2 players"):
+        svc.status(line)
+    assert rec.sent == ["READY=1\nSTATUS=maexle, 2 players", "STATUS=maexle, 2 players; camera missing",
+                        "STATUS=maexle, 2 players"]
+
+
+def test_the_kiosks_status_line_says_the_game_and_a_camera_fault_in_english():
+    from appliance import i18n
+    from appliance.commands.kiosk import status_line
+    from appliance.kiosk.app import App
+    from appliance.kiosk.camera import CameraPipeline
+    from vision.settle import SettleDetector
+    from vision.sources import CameraMissing
+
+    class Unplugged:
+        def read(self):
+            raise CameraMissing("camera 0: /dev/video0 does not exist")
+
+    i18n.set_language("lv")
+    app = App(players=["Ann", "Bo", "Cy"], clock=lambda: 0.0)
+    pipeline = CameraPipeline(Unplugged(), SettleDetector(lambda image: None), lambda reading: None)
+    assert status_line(app, pipeline) == "setup, 3 players"
+    app.setup.game_kind = "maexle"
+    assert app.start_game()
+    pipeline.step()
+    assert status_line(app, pipeline) == "maexle, 3 players; camera missing"
+    assert status_line(app, None) == "maexle, 3 players"
+
+
 def test_the_watchdog_is_fed_three_times_per_timeout_however_fast_the_frames():
     rec, clock = Recorder(), Clock()
     svc = Service(rec, env={"WATCHDOG_USEC": "15000000", "WATCHDOG_PID": str(os.getpid())}, clock=clock)
