@@ -195,11 +195,19 @@ def _camera_source(key: str, value: Any) -> str | int | Path:
         raise ConfigError(key, f"must be \"picamera\", \"synthetic\", a device number or a path, got {_shown(value)}")
     if value in ("picamera", "synthetic"):
         return value
-    path = Path(value)
-    if not path.is_absolute():
+    if not Path(value).is_absolute():
         raise ConfigError(key, f"a video file or image folder must be an absolute path, got {_shown(value)}")
-    if not path.exists():
-        raise ConfigError(key, f"no such video file or image folder: {value}")
+    path = _absolute_path(key, value)
+    from vision.sources.folder import IMAGE_SUFFIXES
+
+    if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:  # one frame, then "No more frames" for good
+        raise ConfigError(key, f"{value} is one photo: a camera source of photos is the folder that holds them")
+    if not path.exists() and path.suffix:
+        raise ConfigError(key, f"no such video file: {value}")
+    if path.exists() and not (path.is_file() or path.is_dir()):  # /dev/video0 is given as 0
+        raise ConfigError(key, f"{value} is not a video file nor an image folder (a camera is given by its number)")
+    # A folder not there yet is a camera not yet plugged in (a USB stick mounted after boot): the
+    # kiosk waits for it, as the folder source does for photos copied in late.
     return path
 
 

@@ -289,9 +289,13 @@ class Appliance:
                 from appliance.trial import trial_source
 
                 source = trial_source(cfg.size, cfg.fps)
-            elif isinstance(cfg.source, Path) and cfg.source.is_dir():  # photos, shown as the game waits
+            elif isinstance(cfg.source, Path) and (cfg.source.is_dir() or not cfg.source.exists()):
+                # Photos, shown as the game waits; a folder not there yet (a USB stick mounted
+                # after boot) is a camera not yet plugged in, looked for at every frame.
                 from vision.sources import ImageFolderSource
 
+                if not cfg.source.exists():
+                    self.log.warning("the image folder %s is not there yet: waiting for it", cfg.source)
                 source = ImageFolderSource(cfg.source, fps=cfg.fps, loop=True, wait=True)
             else:
                 source = open_source(cfg.source, size=cfg.size, fps=cfg.fps,

@@ -177,7 +177,8 @@ BAD = [
     ('drink_word = "a\\nb"', "drink_word", "one line of printable characters"),
     ('state_dir = "state"', "state_dir", "absolute"),
     ('state_dir = "/var/lib/dice\\u0000table"', "state_dir", "NUL"),
-    ('[camera]\nsource = "/dev/null\\u0000x"', "camera.source", "no such"),
+    ('[camera]\nsource = "/dev/null\\u0000x"', "camera.source", "NUL"),
+    ('[camera]\nsource = "/dev/null"', "camera.source", "not a video file nor an image folder"),
     ("camera = 3", "camera", "section"),
     ("[rules.poker]\nante = 1", "rules.poker", "unknown game"),
     ("[rules.maexle]\nlimt = 6", "rules.maexle.limt", "unknown switch"),
@@ -273,3 +274,15 @@ def test_the_drink_cap_is_off_by_default_and_read_from_drinks_cap(tmp_path):
     with pytest.raises(config.ConfigError) as err:
         config.load(path)
     assert err.value.key == "drinks.cap"
+
+
+def test_a_photo_folder_not_there_yet_is_a_camera_not_yet_plugged_in_but_one_photo_is_no_camera(tmp_path):
+    """A USB stick mounted after boot: its folder appears later, and the kiosk waits for it (the
+    config check stopped the service for good with 78). A single photo shows once, then nothing."""
+    stick = tmp_path / "media" / "THROWS"
+    assert config.load(write(tmp_path, f'[camera]\nsource = "{stick}"\n')).camera.source == stick
+    photo = tmp_path / "throw.jpg"
+    photo.write_bytes(b"\xff\xd8 not read")
+    with pytest.raises(ConfigError) as err:
+        config.load(write(tmp_path, f'[camera]\nsource = "{photo}"\n'))
+    assert "is one photo: a camera source of photos is the folder that holds them" in str(err.value)

@@ -343,3 +343,25 @@ def test_a_machine_without_gpio_says_so_in_one_journal_line_without_gpiozeros_fa
         pytest.skip("this machine has GPIO")
     assert not [w for w in recwarn if issubclass(w.category, PinFactoryFallback)]
     assert sum("no GPIO buttons" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_a_photo_folder_mounted_after_the_start_is_a_camera_plugged_in_late(tmp_path, caplog):
+    import logging
+
+    import cv2
+    import numpy as np
+
+    stick = tmp_path / "media" / "THROWS"
+    with caplog.at_level(logging.WARNING):
+        appliance, app, pipeline, worker = _appliance(tmp_path, camera=str(stick))
+    try:
+        assert pipeline is not None and f"the image folder {stick} is not there yet" in caplog.text
+        pipeline.step()
+        assert pipeline.fault == "camera missing" and pipeline.feed()[0] is None
+        stick.mkdir(parents=True)
+        cv2.imwrite(str(stick / "throw1.png"), np.full((48, 64, 3), 90, np.uint8))
+        pipeline.step()
+        assert pipeline.fault == "" and pipeline.feed()[0] is not None
+    finally:
+        worker.stop()
+        app.store.close()
