@@ -107,7 +107,11 @@ _SET_ASIDE = ("UPDATE games SET ended = COALESCE(ended, ?), tally = COALESCE(tal
               "announced = (SELECT COUNT(*) FROM actions WHERE game_id = games.id) WHERE id = ?")
 _PLAYED = "ended IS NOT NULL AND tally != '{}'"
 # A row of ``examples`` that ``examples()`` can use: its crop is whole (the schema's CHECK keeps the values).
-_WHOLE_CROP = f"typeof(crop) = 'blob' AND length(crop) = {int(np.prod(CROP_SHAPE))}"
+# A taught crop as ``add_throws`` keeps it: a whole crop, a throw id, a score or none (the value's
+# CHECK holds it to 0-6). A row damaged otherwise (a hand edit, a bad sector) is left out, never
+# read as garbage.
+_WHOLE_CROP = (f"typeof(crop) = 'blob' AND length(crop) = {int(np.prod(CROP_SHAPE))} "
+               "AND typeof(throw) = 'integer' AND (score IS NULL OR typeof(score) IN ('real', 'integer'))")
 
 
 def foreign_files(state_dir: Path) -> bool:

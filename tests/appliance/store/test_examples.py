@@ -122,6 +122,18 @@ def test_a_pulled_plug_mid_teach_loses_no_throw_that_was_kept(tmp_path):
     assert all(len(set(values[throws == t])) == 1 for t in np.unique(throws))
 
 
+@pytest.mark.parametrize("column, value", [("score", "'abc'"), ("throw", "'x'")])
+def test_a_crop_with_a_damaged_score_or_throw_is_left_out_too(tmp_path, caplog, column, value):
+    # A score of 'abc' raised ValueError from examples(): dicetable teach ended in a traceback.
+    with Store.open(tmp_path) as s:
+        s.add_throws([throw(3, 2, seed=1), throw(2, 5, seed=2)], "teach")
+        s.db.execute(f"UPDATE examples SET {column} = {value} WHERE id = 1")
+        crops, values, throws, scores = s.examples()
+        assert crops.shape == (4, 32, 32, 3) and list(values) == [2, 2, 5, 5] and scores.dtype == np.float64
+        assert s.count_examples()[1] == 4
+    assert "taught die crops damaged and left out: 1" in caplog.text
+
+
 def test_a_damaged_crop_is_left_out_and_the_rest_still_come_back(tmp_path, caplog):
     # One crop's bytes scribbled over (a bad sector, a hand edit): the other taught dice stay usable.
     with Store.open(tmp_path) as s:
