@@ -88,20 +88,29 @@ def _main(argv: list[str] | None) -> int:
     # pygame greets on standard output when imported: no line a script reading a command's output
     # (summary, replay) or the journal (kiosk) should get.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    parser = build_parser()
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        args = _intermixed(args, argv) or getattr(args, "usage_of", parser).error(
-            f"unrecognized arguments: {' '.join(extra)}")
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 2
-    # A warning logged for the journal reaches a command's stderr only while no logging is set up
-    # (the kiosk and the demo set up their own): then it is said as the command's other errors are.
-    logging.lastResort.setFormatter(logging.Formatter(f"dicetable {args.command}: %(message)s"))
-    sys.stdout = output = _Output(sys.stdout)
+    sys.stdout = output = _Output(sys.stdout)  # before --help too: its text is output as well
+    name = "dicetable"
     try:
+        try:
+            parser = build_parser()
+            argv = sys.argv[1:] if argv is None else list(argv)
+            args, extra = parser.parse_known_args(argv)
+            if extra:
+                args = _intermixed(args, argv) or getattr(args, "usage_of", parser).error(
+                    f"unrecognized arguments: {' '.join(extra)}")
+        except SystemExit:  # --help printed (0), or a usage error said on stderr (2)
+            output.flush()
+            if output.failed:  # argparse prints and swallows the error: raised again for below
+                raise output.error from None
+            raise
+        if not getattr(args, "run", None):
+            parser.print_help()
+            output.flush()
+            return 2
+        name = f"dicetable {args.command}"
+        # A warning logged for the journal reaches a command's stderr only while no logging is set
+        # up (the kiosk and the demo set up their own): then it is said as the command's other errors are.
+        logging.lastResort.setFormatter(logging.Formatter(f"{name}: %(message)s"))
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
         return 130
@@ -112,7 +121,7 @@ def _main(argv: list[str] | None) -> int:
             raise
         # Standard output is a full disk, a file past its quota, a device gone: the command's own
         # errors are not at fault, and a script reading its exit status is told (EX_IOERR).
-        print(f"dicetable {args.command}: its output could not be written ({exc.strerror or exc})", file=sys.stderr)
+        print(f"{name}: its output could not be written ({exc.strerror or exc})", file=sys.stderr)
         if output.stream is not None:
             devnull = os.open(os.devnull, os.O_WRONLY)  # the interpreter's last flush must not fail again
             os.dup2(devnull, output.fileno())
@@ -145,14 +154,15 @@ class _Output:
 
     def __init__(self, stream) -> None:
         self.stream, self.failed = stream, False
+        self.error: OSError | None = None  # the first failed write's
 
     def write(self, text: str) -> int:
         try:
             if self.stream is None:
                 raise OSError(errno.EBADF, "standard output is closed")
             return self.stream.write(text)
-        except OSError:
-            self.failed = True
+        except OSError as exc:
+            self.failed, self.error = True, self.error or exc
             raise
 
     def flush(self) -> None:
@@ -160,8 +170,8 @@ class _Output:
             return  # nothing was written
         try:
             self.stream.flush()
-        except OSError:
-            self.failed = True
+        except OSError as exc:
+            self.failed, self.error = True, self.error or exc
             raise
 
     def __getattr__(self, name: str):

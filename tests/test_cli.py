@@ -97,6 +97,18 @@ def test_an_output_that_cannot_be_written_is_said_in_one_line(command, output, r
     assert done.stderr.strip() == f"dicetable {argv[0]}: its output could not be written ({reason})"
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("argv", [["--help"], ["teach", "--help"], ["--version"]])
+@pytest.mark.parametrize("output, reason", [("full", "No space left on device"), ("closed", "standard output is closed")])
+def test_help_that_cannot_be_written_is_said_in_one_line_too(argv, output, reason):
+    # argparse prints the help and swallows the write's error: it exited 0 in silence.
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "appliance", *argv], stderr=subprocess.PIPE, text=True,
+                              timeout=120, **({"stdout": full} if output == "full" else {"preexec_fn": _closing(1)}))
+    assert done.returncode == 74
+    assert done.stderr.strip() == f"dicetable: its output could not be written ({reason})"
+
+
 def test_with_standard_error_closed_an_error_does_not_go_to_standard_output(tmp_path):
     done = subprocess.run([sys.executable, "-m", "appliance", "read", str(tmp_path / "nope.jpg")],
                           stdout=subprocess.PIPE, text=True, timeout=120, preexec_fn=_closing(2))
