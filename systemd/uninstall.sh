@@ -47,7 +47,7 @@ else
     say "  no unit installed: nothing to stop"
 fi
 # Give tty1 its login prompt back.
-run systemctl enable getty@tty1.service
+run systemctl enable --now getty@tty1.service
 
 say "program"
 run rm -rf "$ROOT/opt/dicetable"

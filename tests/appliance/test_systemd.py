@@ -260,7 +260,7 @@ def test_uninstall_keeps_config_and_games_unless_purged_and_runs_twice(sandbox):
     run("install.sh", "--no-start", "--force")
     (root / "var/lib/dicetable/dicetable.sqlite3").write_bytes(b"games")
     log = run("uninstall.sh")
-    assert "systemctl disable --now dicetable.service" in log and "systemctl enable getty@tty1.service" in log
+    assert "systemctl disable --now dicetable.service" in log and "systemctl enable --now getty@tty1.service" in log
     assert not (root / "etc/systemd/system/dicetable.service").exists()
     assert not (root / "opt/dicetable").exists()
     assert (root / "etc/dicetable/config.toml").exists()
