@@ -76,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
             also = f" ({photos[0]} is a photo, not a manifest)" if photos else ""
             print(f"dicetable read: give IMAGEs or --manifest, not both{also}", file=sys.stderr)
             return 2
+        for given, meant in ((args.json, "--json"), (args.reference, "--reference"), (args.dice, "--dice")):
+            if given:  # a manifest's report is a table of figures, its photos' counts their own
+                print(f"dicetable read: {meant} goes with IMAGEs, not with --manifest", file=sys.stderr)
+                return 2
         return evaluate.evaluate_manifests(args.manifest, args.split, args.errors, reader=read_dice,
                                            prog="dicetable read")
     if not args.images:

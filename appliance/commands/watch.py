@@ -126,7 +126,8 @@ def _open(args: argparse.Namespace):
         try:
             args.show.mkdir(parents=True, exist_ok=True)
         except OSError as exc:  # --show names a file, or a place that cannot hold a folder
-            print(f"dicetable watch: cannot write annotated frames to {args.show}: {exc.strerror or exc}",
+            reason = "it is a file, not a folder" if args.show.is_file() else exc.strerror or exc
+            print(f"dicetable watch: cannot write annotated frames to {args.show}: {reason}",
                   file=sys.stderr)
             source.close()
             return 2

@@ -75,6 +75,9 @@ def test_read_with_a_reference_and_bad_arguments(tmp_path, capsys):
     # --manifest takes every name after it: a photo given after it is not read as a manifest.
     assert main(["read", "--manifest", str(tmp_path / "m.csv"), str(a)]) == 2
     assert f"not both ({a} is a photo, not a manifest)" in capsys.readouterr().err
+    for option in (["--json"], ["--dice", "2"], ["--reference", str(empty)]):  # were ignored in silence
+        assert main(["read", *option, "--manifest", str(tmp_path / "m.csv")]) == 2
+        assert f"{option[0]} goes with IMAGEs, not with --manifest" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("option", [["--split", "train"], ["--errors"]])

@@ -91,7 +91,7 @@ def test_watch_show_into_a_file_is_refused_and_the_file_kept(tmp_path, capsys):
     a_file = tmp_path / "frames"
     a_file.write_text("keep me")
     assert main(["watch", "synthetic", "--throws", "1", "--show", str(a_file)]) == 2
-    assert f"cannot write annotated frames to {a_file}" in capsys.readouterr().err
+    assert f"cannot write annotated frames to {a_file}: it is a file, not a folder" in capsys.readouterr().err
     assert a_file.read_text() == "keep me"
 
 
