@@ -114,6 +114,16 @@ def test_a_small_photo_set_is_read_scored_and_printed_per_source(tmp_path):
     assert evaluate.evaluate_manifests([path], split="all", out=out) == 2  # a photo that cannot be loaded is not a reading
 
 
+def test_boxes_that_lie_on_none_of_the_dice_read_are_pointed_out_beside_the_table(tmp_path):
+    # Boxes of a photo twice the size: exact 100% beside per die 0%, which the table left unexplained.
+    _draw(tmp_path / "a.png", [2, 4])
+    path = _manifest(tmp_path, ['a.png,nell-byler,2,2 4,"90,190,100,100;330,190,100,100",2 4,,1,0,640,480\n'])
+    out = io.StringIO()
+    assert evaluate.evaluate_manifests([path], split="all", out=out) == 0
+    assert "note: 1 photo(s) read ok where their label boxes lie on none of the dice read" in out.getvalue()
+    assert evaluate.boxes_astray([score(photo([(45, 95, 50, 50)], [2]), reading((2, (70, 120), (45, 95, 50, 50))))]) == 0
+
+
 def test_several_manifests_are_scored_in_one_table(tmp_path):
     for name, values in (("one", [2, 4]), ("two", [1, 3])):
         (tmp_path / name).mkdir()
