@@ -52,6 +52,7 @@ class Service:
         self._interval = self.watchdog_s / 3 if self.watchdog_s else None
         self._last_ping = float("-inf")
         self._status = ""  # the status line last sent
+        self._ready = False
 
     def _send(self, state: str) -> None:
         if self.enabled:
@@ -60,14 +61,15 @@ class Service:
     def ready(self, status: str | None = None) -> None:
         """The kiosk is up (the first screen is drawn): READY=1, with an optional status line."""
         self._send("READY=1" + (f"\nSTATUS={_one_line(status)}" if status else ""))
-        self._status = _one_line(status) if status else self._status
+        self._ready, self._status = True, _one_line(status) if status else self._status
         self._last_ping = self._clock()
 
     def status(self, text: str) -> None:
         """The one-line status ``systemctl status dicetable`` shows (e.g. "camera lost"); sent only
-        when it changed, so it can be given every frame."""
+        when it changed, so it can be given every frame, and not before ``ready`` (which sends its own:
+        READY=1 is the first word systemd hears)."""
         text = _one_line(text)
-        if text != self._status:
+        if self._ready and text != self._status:
             self._status = text
             self._send(f"STATUS={text}")
 

@@ -38,6 +38,7 @@ def test_ready_status_and_stopping_are_sent():
 def test_a_status_line_given_every_frame_is_sent_only_when_it_changes():
     rec = Recorder()
     svc = Service(rec, env={})
+    svc.status("setup, 2 players")  # the first frame, drawn before READY=1: kept for ready()
     svc.ready("maexle, 2 players")
     for line in ("maexle, 2 players", "maexle, 2 players; camera missing", "maexle, 2 players; camera missing",
                  "maexle, 2 players"):
