@@ -32,6 +32,7 @@ _PNG_START = b"\x89PNG\r\n\x1a\n"
 # any camera here gives. OpenCV's own limit (2^30) let a 1 MB PNG of 30000x30000 grey take 5 GB as
 # BGR (a Pi 4 has 2-8); this one keeps a decode under about 600 MB.
 MAX_PIXELS = 200_000_000
+MAX_FILE_BYTES = 512 * 2**20  # a file larger than any photo of that size (a stray video, a disk image)
 # JPEG's start-of-frame markers (baseline, progressive, lossless, arithmetic), which give its size.
 _JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -52,22 +53,26 @@ def load_image(path, flags: int | None = None) -> np.ndarray:
     ``IMREAD_COLOR``; ``IMREAD_UNCHANGED`` keeps 16 bits until ``to_bgr`` scales them).
 
     Raises ImageError naming the file and why: not there, a directory, a pipe or device, not
-    readable by this user, empty, a JPEG cut short, not an image OpenCV decodes, too large to
-    decode, or too small to be a picture. Nothing is printed on standard error by OpenCV (libpng's
-    and libjpeg's own warnings on a damaged file still may be)."""
+    readable by this user, empty, a JPEG cut short, not an image OpenCV decodes, too large a file
+    (``MAX_FILE_BYTES``) or a picture too large to decode (``MAX_PIXELS``, told from the header
+    before decoding where ``claimed_size`` can), or too small to be a picture. Nothing is printed
+    on standard error by OpenCV (libpng's and libjpeg's own warnings on a damaged file still may be)."""
     import cv2
 
     path = Path(path)
     try:
-        mode = path.stat().st_mode
+        st = path.stat()
     except FileNotFoundError:
         raise ImageError(path, "no such file") from None
     except OSError as exc:  # a folder on the way this user may not search, a name too long
         raise ImageError(path, f"cannot be opened: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(mode):
+    if stat.S_ISDIR(st.st_mode):
         raise ImageError(path, "is a directory, not an image")
-    if not stat.S_ISREG(mode):  # a pipe or a device: reading it could wait for ever
+    if not stat.S_ISREG(st.st_mode):  # a pipe or a device: reading it could wait for ever
         raise ImageError(path, "is not a regular file (a pipe or a device), not an image")
+    if st.st_size > MAX_FILE_BYTES:  # read whole, it would take the Pi's memory first
+        raise ImageError(path, f"too large a file to be a photo ({st.st_size // 2**20:,} MB; at most "
+                               f"{MAX_FILE_BYTES // 2**20} MB)")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -127,10 +132,23 @@ def cut_short(data: bytes) -> bool:
 
 
 def claimed_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) px as a PNG's or JPEG's header gives them, read before any decoding; None for
-    other formats or a header that does not say (OpenCV's own limit then holds)."""
+    """(width, height) px as the header of a PNG, JPEG, BMP, TIFF, WebP, GIF or PNM file gives them,
+    read before any decoding; None for other formats or a header that does not say (OpenCV's own
+    limit of 2^30 pixels then holds)."""
+    for size_of in (_png_size, _jpeg_size, _bmp_size, _tiff_size, _webp_size, _gif_size, _pnm_size):
+        size = size_of(data)
+        if size is not None:
+            return size
+    return None
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
     if data.startswith(_PNG_START) and data[12:16] == b"IHDR" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     if not data.startswith(_JPEG_START):
         return None
     i = 2
@@ -149,6 +167,62 @@ def claimed_size(data: bytes) -> tuple[int, int] | None:
             return None
         i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
     return None
+
+
+def _bmp_size(data: bytes) -> tuple[int, int] | None:
+    if not data.startswith(b"BM") or len(data) < 26:
+        return None
+    if int.from_bytes(data[14:18], "little") == 12:  # the old OS/2 header: 16-bit sides
+        return int.from_bytes(data[18:20], "little"), int.from_bytes(data[20:22], "little")
+    # Signed: a negative height is a picture stored top row first.
+    return abs(int.from_bytes(data[18:22], "little", signed=True)), abs(int.from_bytes(data[22:26], "little", signed=True))
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    order = {b"II*\0": "little", b"MM\0*": "big"}.get(data[:4])
+    if order is None:
+        return None
+    num = lambda at, n: int.from_bytes(data[at:at + n], order)  # noqa: E731
+    ifd = num(4, 4)
+    if ifd + 2 > len(data):
+        return None
+    sides = {}
+    for e in range(ifd + 2, min(ifd + 2 + 12 * num(ifd, 2), len(data) - 11), 12):  # the first picture's tags
+        tag, kind = num(e, 2), num(e + 2, 2)
+        if tag in (256, 257):  # ImageWidth, ImageLength: SHORT (3) or LONG (4)
+            sides[tag] = num(e + 8, 2) if kind == 3 else num(e + 8, 4)
+    return (sides[256], sides[257]) if len(sides) == 2 else None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    if not (data.startswith(b"RIFF") and data[8:12] == b"WEBP") or len(data) < 30:
+        return None
+    chunk = data[12:16]
+    if chunk == b"VP8 ":  # lossy: 14-bit sides after the frame tag and start code
+        return int.from_bytes(data[26:28], "little") & 0x3FFF, int.from_bytes(data[28:30], "little") & 0x3FFF
+    if chunk == b"VP8L":  # lossless: 14-bit sides less one, packed after the signature byte
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":  # extended: the canvas's 24-bit sides less one
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    return None
+
+
+def _gif_size(data: bytes) -> tuple[int, int] | None:
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    return None
+
+
+def _pnm_size(data: bytes) -> tuple[int, int] | None:
+    if len(data) < 3 or data[:1] != b"P" or data[1:2] not in b"123456" or not data[2:3].isspace():
+        return None
+    words = []
+    for line in data[2:200].split(b"\n"):
+        words += line.split(b"#")[0].split()
+        if len(words) >= 2:
+            break
+    return (int(words[0]), int(words[1])) if len(words) >= 2 and words[0].isdigit() and words[1].isdigit() else None
 
 
 @contextmanager

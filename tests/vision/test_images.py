@@ -108,10 +108,35 @@ def test_an_image_claiming_more_pixels_than_any_camera_gives_is_refused_before_i
     assert exc.value.reason == "too large to decode (30000x30000 px; at most 200 million pixels)"
 
 
-def test_the_size_a_header_claims_is_the_size_decoded():
-    for encoding in (".png", ".jpg"):
-        for params in ([], [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]):
-            ok, buf = cv2.imencode(encoding, np.zeros((37, 53, 3), np.uint8), params)
-            assert claimed_size(buf.tobytes()) == (53, 37)
-    ok, buf = cv2.imencode(".bmp", np.zeros((37, 53, 3), np.uint8))
-    assert claimed_size(buf.tobytes()) is None  # OpenCV's own limit holds for other formats
+@pytest.mark.parametrize("encoding, params", [(".png", []), (".jpg", []), (".jpg", [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]),
+                                              (".bmp", []), (".tiff", []), (".webp", []),
+                                              (".webp", [cv2.IMWRITE_WEBP_QUALITY, 101]), (".ppm", [])])
+def test_the_size_a_header_claims_is_the_size_decoded(encoding, params):
+    ok, buf = cv2.imencode(encoding, np.zeros((37, 53, 3), np.uint8), params)
+    assert claimed_size(buf.tobytes()) == (53, 37)
+
+
+def test_a_bmp_claiming_more_pixels_than_any_camera_gives_is_refused_before_it_is_decoded(tmp_path):
+    """A 1 KB run-length BMP of 20000x20000 took 2.4 GB and 8 s to decode."""
+    import struct
+
+    ok, buf = cv2.imencode(".bmp", np.zeros((8, 8, 3), np.uint8))
+    data = bytearray(buf.tobytes())
+    data[18:26] = struct.pack("<ii", 20_000, -20_000)  # top row first: a negative height
+    bomb = tmp_path / "bomb.bmp"
+    bomb.write_bytes(bytes(data))
+    with pytest.raises(ImageError) as exc:
+        load_image(bomb)
+    assert exc.value.reason == "too large to decode (20000x20000 px; at most 200 million pixels)"
+    assert claimed_size(b"GIF89a" + struct.pack("<HH", 640, 480)) == (640, 480)
+    assert claimed_size(b"BM" + bytes(40)) == (0, 0) and claimed_size(b"\x00" * 64) is None
+
+
+def test_a_file_too_large_to_be_a_photo_is_refused_before_it_is_read(tmp_path):
+    """A stray 3 GB file in the photo folder: read whole, it ended in MemoryError."""
+    big = tmp_path / "sparse.jpg"
+    with open(big, "wb") as f:
+        f.truncate(3 * 2**30)  # sparse: no disk used
+    with pytest.raises(ImageError) as exc:
+        load_image(big)
+    assert exc.value.reason == "too large a file to be a photo (3,072 MB; at most 512 MB)"
