@@ -58,10 +58,10 @@ class ImageFolderSource:
         self._shown: int | None = None  # wait: the image in view (None: the empty scene before the first)
         self._blank: np.ndarray | None = None
         self.skipped: list[tuple[Path, str]] = []
-        self._skipped_at: dict[Path, int | None] = {}  # each skipped file's mtime (ns) when it was
+        self._skipped_at: dict[Path, tuple | None] = {}  # each skipped file's (mtime ns, size) when it was
         self.index = 0
         self._pos = 0  # frames into the folder
-        self._cached: tuple[Path, int, np.ndarray] | None = None  # a file, its mtime (ns), its image
+        self._cached: tuple[Path, tuple, np.ndarray] | None = None  # a file, its (mtime ns, size), its image
         self._closed = False
 
     def _folder_stamp(self) -> tuple[int, int]:
@@ -115,7 +115,10 @@ class ImageFolderSource:
 
         path = self.files[i]
         try:
-            mtime = path.stat().st_mtime_ns
+            st = path.stat()
+            # With its size: a FAT stick keeps a file's time to 2 s, and a photo copied in place
+            # within them would look unchanged.
+            mtime = (st.st_mtime_ns, st.st_size)
         except OSError:
             mtime = None  # load_image says why
         if self._cached and self._cached[:2] == (path, mtime):
