@@ -198,14 +198,18 @@ def _camera_source(key: str, value: Any) -> str | int | Path:
     if not Path(value).is_absolute():
         raise ConfigError(key, f"a video file or image folder must be an absolute path, got {_shown(value)}")
     path = _absolute_path(key, value)
+    if path.parts[1:2] == ("dev",):  # a webcam plugged in after boot is no folder to wait for
+        number = value.removeprefix("/dev/video")
+        hint = f" ({number} for {value})" if number.isdigit() else ""
+        raise ConfigError(key, f"a camera is given by its number{hint}, not its device path, got {_shown(value)}")
     from vision.sources.folder import IMAGE_SUFFIXES
 
     if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:  # one frame, then "No more frames" for good
         raise ConfigError(key, f"{value} is one photo: a camera source of photos is the folder that holds them")
     if not path.exists() and path.suffix:
         raise ConfigError(key, f"no such video file: {value}")
-    if path.exists() and not (path.is_file() or path.is_dir()):  # /dev/video0 is given as 0
-        raise ConfigError(key, f"{value} is not a video file nor an image folder (a camera is given by its number)")
+    if path.exists() and not (path.is_file() or path.is_dir()):  # a pipe, a socket
+        raise ConfigError(key, f"{value} is not a video file nor an image folder")
     # A folder not there yet is a camera not yet plugged in (a USB stick mounted after boot): the
     # kiosk waits for it, as the folder source does for photos copied in late.
     return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import fields
@@ -178,7 +179,8 @@ BAD = [
     ('state_dir = "state"', "state_dir", "absolute"),
     ('state_dir = "/var/lib/dice\\u0000table"', "state_dir", "NUL"),
     ('[camera]\nsource = "/dev/null\\u0000x"', "camera.source", "NUL"),
-    ('[camera]\nsource = "/dev/null"', "camera.source", "not a video file nor an image folder"),
+    ('[camera]\nsource = "/dev/null"', "camera.source", "a camera is given by its number, not its device path"),
+    ('[camera]\nsource = "/dev/video7"', "camera.source", "a camera is given by its number (7 for /dev/video7)"),
     ("camera = 3", "camera", "section"),
     ("[rules.poker]\nante = 1", "rules.poker", "unknown game"),
     ("[rules.maexle]\nlimt = 6", "rules.maexle.limt", "unknown switch"),
@@ -286,3 +288,8 @@ def test_a_photo_folder_not_there_yet_is_a_camera_not_yet_plugged_in_but_one_pho
     with pytest.raises(ConfigError) as err:
         config.load(write(tmp_path, f'[camera]\nsource = "{photo}"\n'))
     assert "is one photo: a camera source of photos is the folder that holds them" in str(err.value)
+    pipe = tmp_path / "frames"
+    os.mkfifo(pipe)
+    with pytest.raises(ConfigError) as err:
+        config.load(write(tmp_path, f'[camera]\nsource = "{pipe}"\n'))
+    assert f"{pipe} is not a video file nor an image folder" in str(err.value)
