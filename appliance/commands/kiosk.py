@@ -120,6 +120,11 @@ class Appliance:
         commands = CommandQueue()
 
         def stop(signum, _frame) -> None:
+            if signum == signal.SIGINT and self.service.enabled:
+                # The service's terminal is tty1: a Ctrl+C on a guest's keyboard there, before SDL
+                # mutes the console, must not stop the table (systemctl stop sends SIGTERM).
+                self.log.info("Ctrl+C ignored: the boot service is stopped with systemctl stop dicetable")
+                return
             commands.put(Command("quit", source="signal"))
             if signum == signal.SIGINT:
                 signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -21,15 +21,18 @@ def test_a_bad_config_is_one_message_and_exit_78(tmp_path, capsys):
     assert "camera.fps" in err and "Traceback" not in err
 
 
-def _kiosk_until(tmp_path, camera: str, ready, settle_s: float = 2.0, stop=signal.SIGTERM) -> tuple[int, str]:
-    """Run ``dicetable kiosk`` as the service does (own process, dummy SDL, mock GPIO) with its state
-    in ``tmp_path/state`` and the camera ``camera``; once ``ready()`` and the loop has run a moment,
-    send it ``stop``. Returns its exit status and output."""
+def _kiosk_until(tmp_path, camera: str, ready, settle_s: float = 2.0, stop=signal.SIGTERM,
+                 env_extra: dict | None = None, ignored=()) -> tuple[int, str]:
+    """Run ``dicetable kiosk`` as the service does (own process, dummy SDL, mock GPIO, ``env_extra``)
+    with its state in ``tmp_path/state`` and the camera ``camera``; once ``ready()`` and the loop has
+    run a moment, send it each of ``ignored`` (it must still run a second later), then ``stop``.
+    Returns its exit status and output."""
     state = tmp_path / "state"
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'state_dir = "{state}"\n[camera]\nsource = "{camera}"\nfps = 10\n'
                    '[display]\nsize = [800, 480]\nfullscreen = false\ndriver = "dummy"\n[sound]\nvoice = false\n')
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", GPIOZERO_PIN_FACTORY="mock",
+               **(env_extra or {}))
     proc = subprocess.Popen([sys.executable, "-m", "appliance", "kiosk", "--config", str(cfg)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -38,6 +41,10 @@ def _kiosk_until(tmp_path, camera: str, ready, settle_s: float = 2.0, stop=signa
             time.sleep(0.2)
         time.sleep(settle_s)  # the loop is running, or (settle_s 0) still starting up
         assert proc.poll() is None, proc.stdout.read()
+        for signum in ignored:
+            proc.send_signal(signum)
+            time.sleep(1.0)
+            assert proc.poll() is None, proc.stdout.read()
         proc.send_signal(stop)
         out, _err = proc.communicate(timeout=20)
     finally:
@@ -117,6 +124,22 @@ def test_ctrl_c_stops_a_kiosk_started_by_hand_as_sigterm_does(tmp_path):
     status, out = _kiosk_until(tmp_path, "synthetic", lambda: (state / "dicetable.sqlite3").exists(),
                                stop=signal.SIGINT)
     assert status == 0 and "Traceback" not in out and "terminate called" not in out, out
+
+
+def test_ctrl_c_on_the_boot_services_terminal_does_not_stop_the_table(tmp_path):
+    # The service runs on tty1: a Ctrl+C typed there (before SDL mutes the console) was a clean stop,
+    # exit 0, which Restart=on-failure does not restart.
+    import socket
+
+    state = tmp_path / "state"
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)  # systemd's end of sd_notify
+    notify.bind(str(tmp_path / "notify"))
+    try:
+        status, out = _kiosk_until(tmp_path, "synthetic", lambda: (state / "dicetable.sqlite3").exists(),
+                                   env_extra={"NOTIFY_SOCKET": str(tmp_path / "notify")}, ignored=[signal.SIGINT])
+    finally:
+        notify.close()
+    assert status == 0 and "Ctrl+C ignored: the boot service is stopped with systemctl stop dicetable" in out, out
 
 
 def test_a_sigterm_while_the_kiosk_starts_up_stops_it_cleanly(tmp_path):
