@@ -540,12 +540,13 @@ def _fit(faces, examples: Examples, seed: int, face_model: str, gate: Gate | Non
                       contradicted=(contradicted, dice))
     if contradicted and overruled:
         # The taught values disagree with one another: dice the model and the table agree on, read
-        # wrong by heads learned from the others (one face taught as another, again and again).
+        # wrong by heads learned from the others (one face taught as another, again and again), or
+        # by heads that cannot mend the model's sure misreads without harming what it reads right.
         return Fitted(None, f"the taught values contradict {contradicted} of the {dice} taught dice that the shipped "
                       f"model reads surely, and heads learned from them read {overruled} held-aside "
                       f"{'die' if overruled == 1 else 'dice'} otherwise or unsurely that the shipped model reads surely as taught "
-                      "(check the values taught): the shipped "
-                      "model reads", shipped, adapted, n_throws, time.perf_counter() - t0,
+                      "(values taught wrong, or misreads the heads cannot mend without harm: check the values "
+                      "taught): the shipped model reads", shipped, adapted, n_throws, time.perf_counter() - t0,
                       contradicted=(contradicted, dice))
     worse = any(a < b for a, b in zip(adapted, shipped)) or overruled > 0
     # A tie is no evidence that it helps: where the shipped model already reads the taught throws, a
