@@ -11,6 +11,7 @@ import errno
 import fcntl
 import logging
 import os
+import re
 import shutil
 import sqlite3
 import time
@@ -84,6 +85,9 @@ ALTER TABLE examples ADD COLUMN score REAL;    -- the die finder's peak at the c
 # What brings a file of version v to v + 1 (run in one transaction with the new user_version); a new
 # file gets the schema and every one of them, so there is one definition of each table.
 _UPGRADES = {1: _SETTINGS, 2: _EXAMPLES, 3: _IMAGES, 4: _SCORES}
+# Every table a file of this version holds: one missing is a damaged file (a hand edit, a tool's
+# DROP TABLE), whose other tables are kept as a damaged file's are, not a kiosk reading it in vain.
+_TABLES = frozenset(re.findall(r"CREATE TABLE (\w+)", _SCHEMA + "".join(_UPGRADES.values())))
 
 
 class StoreError(OSError):
@@ -265,6 +269,10 @@ def check_existing(path: Path) -> str | None:
             return _("saved by another version (schema {version})").format(version=version)
         (result,) = db.execute("PRAGMA quick_check(1)").fetchone()
         if result != "ok":
+            return _("the file is damaged")
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == SCHEMA_VERSION and not _TABLES <= tables:
+            log.info("%s lacks its tables %s", path, ", ".join(sorted(_TABLES - tables)))
             return _("the file is damaged")
         bad = db.execute(
             "SELECT (SELECT COUNT(*) FROM games WHERE NOT json_valid(setup) OR json_type(setup) != 'object') "

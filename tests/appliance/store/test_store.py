@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import subprocess
@@ -395,6 +396,18 @@ def test_past_a_damaged_page_the_newest_ids_are_looked_up_and_a_damaged_max_cost
     old = _DamagedAfter(top=None)
     assert len(list(salvage._readable_rows(old, "games", "setup", "id"))) == 3 + 10
     assert old.looked_up == list(range(4, 14))
+
+
+def test_a_file_that_lost_one_of_its_tables_is_salvaged_with_its_games(tmp_path, caplog):
+    # A hand edit's DROP TABLE: the kiosk logged a traceback at every read of the taught dice.
+    make_good_store(tmp_path)
+    with Store.open(tmp_path) as s:
+        s.db.execute("DROP TABLE examples")
+    with caplog.at_level(logging.INFO):
+        with Store.open(tmp_path) as s:
+            assert s.moved_to is not None and s.salvaged and s.unfinished() is not None
+            assert s.count_examples() == (0, 0, 0)
+    assert "lacks its tables examples" in caplog.text
 
 
 def test_a_header_that_claims_a_huge_file_is_salvaged_without_making_one(tmp_path):
