@@ -80,16 +80,22 @@ def test_every_setup_refusal_code_is_worded_for_every_game_in_every_language(lan
 
 # -- a saved game that does not replay -----------------------------------------------------------
 
+def saved_game_that_does_not_replay(state) -> None:
+    """A store in ``state`` whose unfinished Mäxle game's setup the engine refuses (another
+    version's game, a hand edit)."""
+    with Store.open(state) as store:
+        app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
+        app.setup.game_kind = "maexle"
+        assert app.start_game()
+        app.choose("announce:54")
+        store.db.execute("UPDATE games SET setup = '{\"game\": \"poker\", \"players\": [\"Ann\", \"Bo\"]}'")
+
+
 def test_a_saved_game_that_cannot_be_continued_says_so_in_every_language_and_the_engines_english_goes_to_the_journal(
         tmp_path, caplog):
     def provoke(lang):
         state = tmp_path / lang
-        with Store.open(state) as store:
-            app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
-            app.setup.game_kind = "maexle"
-            assert app.start_game()
-            app.choose("announce:54")
-            store.db.execute("UPDATE games SET setup = '{\"game\": \"poker\", \"players\": [\"Ann\", \"Bo\"]}'")
+        saved_game_that_does_not_replay(state)
         with Store.open(state) as store:
             again = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
             assert not again.resume() and again.screen == "setup"
@@ -105,11 +111,8 @@ def test_a_saved_game_that_cannot_be_continued_nor_put_aside_does_not_say_it_was
     start, so the message must not promise it is gone."""
     def provoke(lang):
         state = tmp_path / lang
-        with Store.open(state) as store:
-            app = App(store=store, players=["Ann", "Bo"], clock=lambda: 0.0)
-            app.setup.game_kind = "maexle"
-            assert app.start_game()
-            store.db.execute("UPDATE games SET setup = '{\"game\": \"poker\", \"players\": [\"Ann\", \"Bo\"]}'")
+        saved_game_that_does_not_replay(state)
+
         def disk_full(_game_id):
             raise OSError(28, "No space left on device")
 
