@@ -57,11 +57,11 @@ class ImageFolderSource:
         self.wait = wait
         self._shown: int | None = None  # wait: the image in view (None: the empty scene before the first)
         self._blank: np.ndarray | None = None
-        self.skipped: list[tuple[Path, str]] = []
-        self._skipped_at: dict[Path, tuple | None] = {}  # each skipped file's (mtime ns, size) when it was
+        # Each skipped file: its (mtime ns, size) when it was read, and why it was skipped.
+        self._skipped: dict[Path, tuple[tuple | None, str]] = {}
         self.index = 0
         self._pos = 0  # frames into the folder
-        self._cached: tuple[Path, tuple, np.ndarray] | None = None  # a file, its (mtime ns, size), its image
+        self._cached: tuple[Path, tuple | None, np.ndarray] | None = None  # a file, its (mtime ns, size), its image
         self._closed = False
 
     def _folder_stamp(self) -> tuple[int, int]:
@@ -106,8 +106,13 @@ class ImageFolderSource:
         elif self._shown not in (None, _ENDED):
             self._shown = at(self._shown)
         self._pos = at(self._pos // self.repeat) * self.repeat + self._pos % self.repeat
-        self.files, self.skipped, self._skipped_at = files, [], {}
+        self.files, self._skipped = files, {}
         log.info("the image folder %s: %d images", self.folder, len(files))
+
+    @property
+    def skipped(self) -> list[tuple[Path, str]]:
+        """(path, reason) of each file skipped as unreadable, in the order they were met."""
+        return [(path, why) for path, (_stamp, why) in self._skipped.items()]
 
     def _image(self, i: int) -> np.ndarray | None:
         """The i-th file's image, or None (it is in ``skipped``, once)."""
@@ -118,26 +123,24 @@ class ImageFolderSource:
             st = path.stat()
             # With its size: a FAT stick keeps a file's time to 2 s, and a photo copied in place
             # within them would look unchanged.
-            mtime = (st.st_mtime_ns, st.st_size)
+            stamp = (st.st_mtime_ns, st.st_size)
         except OSError:
-            mtime = None  # load_image says why
-        if self._cached and self._cached[:2] == (path, mtime):
+            stamp = None  # load_image says why
+        if self._cached and self._cached[:2] == (path, stamp):
             return self._cached[2]
-        if path in self._skipped_at:
-            if self._skipped_at[path] == mtime:
+        if path in self._skipped:
+            if self._skipped[path][0] == stamp:
                 return None
             # Written again in place (cp over a half-copied photo leaves the folder's listing as
             # it was): read it again.
-            del self._skipped_at[path]
-            self.skipped = [(p, why) for p, why in self.skipped if p != path]
+            del self._skipped[path]
         try:  # B, G, R (+A) or grey, 8 or 16 bits, as BGR
             bgr = load_image(path, cv2.IMREAD_UNCHANGED)
         except ImageError as exc:  # not an image, a truncated or damaged one, gone since
-            self.skipped.append((path, exc.reason))
-            self._skipped_at[path] = mtime
+            self._skipped[path] = (stamp, exc.reason)
             log.warning("%s skipped: %s", path, exc.reason)
             return None
-        self._cached = (path, mtime, bgr)
+        self._cached = (path, stamp, bgr)
         return bgr
 
     def read(self) -> Frame:
@@ -151,7 +154,7 @@ class ImageFolderSource:
         while True:
             i = self._pos // self.repeat
             if i >= len(self.files):
-                if len(self.skipped) >= len(self.files):
+                if len(self._skipped) >= len(self.files):
                     raise EndOfFrames(f"no image in {self.folder} can be read")
                 if not self.loop:
                     raise EndOfFrames(f"end of the images in {self.folder}")
