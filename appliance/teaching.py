@@ -1,9 +1,9 @@
 """The table's own dice between the store and the reader: teach throws, fit the adaptation, read with it.
 
-The store keeps the labelled crops of taught throws (``Store.add_throws``); ``refit(store)`` (the
-guided setup: ``fit_kept`` in a thread of its own, then ``save_fit``) fits the adaptation on every
-crop the table keeps (``vision.adapt.fit``, its held-aside check included) and saves it, or its
-absence, with the reason, as the setting ``adaptation``. ``dicetable teach``, the kiosk and
+The store keeps the labelled crops of taught throws (``Store.add_throws``); ``fit_kept`` fits the
+adaptation on every crop the table keeps (``vision.adapt.fit``, its held-aside check included; the
+guided setup runs it in a thread of its own) and ``save_fit`` saves it, or its absence, with the
+reason, as the setting ``adaptation``. ``dicetable teach``, the kiosk and
 ``dicetable read/watch --state`` read with ``adaptation(store)``: the saved one when it was
 fitted on the crops kept now and on the face model shipped now, else one fitted afresh (a pulled
 plug between keeping the crops and saving the fit, a new face model): it is never stale.
@@ -82,15 +82,6 @@ def save_fit(store, fitted, what: Kept) -> None:
     """Save ``fitted`` (or that there is none, and why), fitted on ``what``, in one commit."""
     log.info("the table's dice: %s", fitted.reason)  # (``adaptation``'s callers say theirs)
     _save(store, fitted, what.stamp)
-
-
-def refit(store, models=None):
-    """Fit the adaptation on every crop the store keeps and save it (or that there is none, and
-    why) in one commit. Returns the ``vision.adapt.Fitted``."""
-    what = kept(store)
-    fitted = fit_kept(what, models)
-    save_fit(store, fitted, what)
-    return fitted
 
 
 def _save(store, fitted, stamp) -> None:

@@ -25,6 +25,12 @@ def frame(values=(2, 5), seed=11):
     return image, read_dice(image, expected=len(values))
 
 
+def fit_and_save(store) -> None:
+    """What the guided setup does once the players have taught their throws."""
+    what = teaching.kept(store)
+    teaching.save_fit(store, teaching.fit_kept(what), what)
+
+
 def test_a_misread_roll_corrected_by_hand_is_kept_with_the_values_entered(store):
     image, reading = frame()
     assert reading.ok
@@ -57,7 +63,7 @@ def test_the_saved_adaptation_is_used_only_while_it_matches_the_kept_dice(store)
     image, reading = frame()
     for _ in range(2):
         teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
-    teaching.refit(store)
+    fit_and_save(store)
     saved = json.loads(store.setting("adaptation"))
     assert saved["crops"] == store.count_examples()[1] and "too few taught throws" in saved["reason"]
     store.save_settings({"adaptation": json.dumps({**saved, "reason": "stale", "last_throw": 99})})
@@ -71,7 +77,7 @@ def test_a_fit_afresh_at_the_start_leaves_its_reason_to_the_caller_to_journal(st
     caplog.set_level("INFO")
     _found, reason = teaching.adaptation(store)
     assert "too few taught throws" in reason and "the table's dice" not in caplog.text
-    teaching.refit(store)
+    fit_and_save(store)
     assert caplog.text.count("the table's dice: ") == 1
 
 
@@ -101,7 +107,7 @@ def test_a_throw_taught_again_with_other_values_makes_the_saved_fit_stale(store)
     # saved must not leave the fit of the wrong values looking current.
     image, reading = frame()
     teaching.keep_correction(store, image, reading, [2, 5], misread=tuple(reading.values))
-    teaching.refit(store)
+    fit_and_save(store)
     saved = json.loads(store.setting("adaptation"))
     store.save_settings({"adaptation": json.dumps({**saved, "reason": "fitted on the wrong values"})})
     crops, labels, throws, scores = store.examples()

@@ -627,7 +627,6 @@ def test_a_folder_in_place_of_the_store_is_said_as_such_by_teach_forget_and_read
 
 def test_teach_says_the_adaptation_in_force_when_another_teach_changed_the_store_meanwhile(
         photos, taught, tmp_path, capsys, monkeypatch):
-    from appliance import teaching
     from vision.examples import from_values
     from vision.reader import _models
 
