@@ -204,12 +204,14 @@ def _camera_source(key: str, value: Any) -> str | int | Path:
         raise ConfigError(key, f"a camera is given by its number{hint}, not its device path, got {_shown(value)}")
     from vision.sources.folder import IMAGE_SUFFIXES
 
-    if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:  # one frame, then "No more frames" for good
-        raise ConfigError(key, f"{value} is one photo: a camera source of photos is the folder that holds them")
-    if not path.exists() and path.suffix:
+    if path.is_file():
+        if path.suffix.lower() in IMAGE_SUFFIXES:  # one frame, then "No more frames" for good
+            raise ConfigError(key, f"{value} is one photo: a camera source of photos is the folder that holds them")
+    elif path.exists():
+        if not path.is_dir():  # a pipe, a socket
+            raise ConfigError(key, f"{value} is not a video file nor an image folder")
+    elif path.suffix:
         raise ConfigError(key, f"no such video file: {value}")
-    if path.exists() and not (path.is_file() or path.is_dir()):  # a pipe, a socket
-        raise ConfigError(key, f"{value} is not a video file nor an image folder")
     # A folder not there yet is a camera not yet plugged in (a USB stick mounted after boot): the
     # kiosk waits for it, as the folder source does for photos copied in late.
     return path

@@ -106,7 +106,6 @@ CROP_SHAPE = (32, 32, 3)  # a taught crop: what the face reader reads, uint8 BGR
 _SET_ASIDE = ("UPDATE games SET ended = COALESCE(ended, ?), tally = COALESCE(tally, '{}'), "
               "announced = (SELECT COUNT(*) FROM actions WHERE game_id = games.id) WHERE id = ?")
 _PLAYED = "ended IS NOT NULL AND tally != '{}'"
-# A row of ``examples`` that ``examples()`` can use: its crop is whole (the schema's CHECK keeps the values).
 # A taught crop as ``add_throws`` keeps it: a whole crop, a throw id, a score or none (the value's
 # CHECK holds it to 0-6). A row damaged otherwise (a hand edit, a bad sector) is left out, never
 # read as garbage.

@@ -249,9 +249,10 @@ def check_existing(path: Path) -> str | None:
         return None
     if not path.is_file():  # a folder (or a device) by its name: sqlite's "unable to open" says less
         return _("it is a folder, not a file") if path.is_dir() else _("it is not a file")
-    if path.stat().st_size == 0:
+    size = path.stat().st_size
+    if size == 0:
         return _("the file was empty")
-    if path.stat().st_size < 512:  # SQLite takes a file shorter than its header for an empty database;
+    if size < 512:  # SQLite takes a file shorter than its header for an empty database;
         return _("the file is damaged")  # no store of ours is shorter than a page (512 bytes at the least)
     try:
         db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
