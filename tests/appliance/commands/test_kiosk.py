@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from appliance.cli import main
 from appliance.store import Store
 
